@@ -1,0 +1,60 @@
+// `npm run bench`: bundle size and server throughput, side by side in one run.
+import { measureBundle } from './bundle.mjs'
+import { measureServer } from './server.mjs'
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const bundle = await measureBundle()
+const server = await measureServer()
+
+const rows = [
+  [
+    'SDK JS before the modal opens (gzip, minus React)',
+    kb(bundle.sdkBeforeModalBytes),
+    '≤ 40 KB',
+    bundle.sdkBeforeModalBytes <= 40 * 1024,
+  ],
+  [
+    '  host app with SDK / React alone (gzip)',
+    `${kb(bundle.hostWithSdkBytes)} / ${kb(bundle.reactAloneBytes)}`,
+    '',
+    null,
+  ],
+  [
+    '  modal, loaded on first open (gzip)',
+    `${kb(bundle.modalLazyBytes)} in ${bundle.lazyChunks} chunks`,
+    '',
+    null,
+  ],
+  [
+    'Refresh-token requests/s (one core)',
+    String(server.refreshPerSecond),
+    '≥ 2,000',
+    server.refreshPerSecond >= 2000,
+  ],
+  [
+    'Email authentications/s (one core)',
+    String(server.emailAuthPerSecond),
+    '≥ 500',
+    server.emailAuthPerSecond >= 500,
+  ],
+  [
+    '  p99 latency refresh / email auth',
+    `${server.refreshLatencyP99Ms} ms / ${server.emailAuthLatencyP99Ms} ms`,
+    '',
+    null,
+  ],
+  [
+    '  non-2xx or errors refresh / email auth',
+    `${server.refreshErrors} / ${server.emailAuthErrors}`,
+    '0',
+    server.refreshErrors + server.emailAuthErrors === 0,
+  ],
+]
+const width = Math.max(...rows.map((r) => r[0].length))
+console.log(
+  `\nLatchkey benchmarks (${new Date().toISOString()}, node ${process.version}, server ${server.pinned ? 'pinned to core 0' : 'not pinned'})\n`,
+)
+for (const [name, value, target, met] of rows)
+  console.log(
+    `${name.padEnd(width)}  ${value.padStart(22)}  ${target.padEnd(8)} ${met === null ? '' : met ? 'met' : 'MISSED'}`,
+  )

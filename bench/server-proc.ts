@@ -1,0 +1,37 @@
+// The server under load, in its own process (pinned to one core by bench/server.mjs).
+// Codes are captured in memory instead of mailed, so the load generator can log in.
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ensureApp, startServer } from '@latchkey/server'
+
+export const BENCH_APP_ID = 'benchappaaaaaaaaaaaaaaaaa'
+const codes: Record<string, string> = {}
+const unlimited = { limit: 1_000_000_000, windowMs: 3_600_000 }
+
+const server = await startServer({
+  port: 0,
+  hostname: '127.0.0.1',
+  dataDir: await mkdtemp(join(tmpdir(), 'latchkey-bench-')),
+  databaseUrl: process.env.BENCH_DATABASE_URL,
+  emailSender: {
+    kind: 'bench-capture',
+    async send({ to, text }) {
+      const code = /\b(\d{6})\b/.exec(text)?.[1]
+      if (code) codes[to] = code
+    },
+  },
+  rateLimits: {
+    codeSendsPerIdentifier: unlimited,
+    codeSendsPerIp: unlimited,
+    codeFailuresPerIdentifier: unlimited,
+  },
+  logger: { info() {}, warn() {}, error: (m) => console.error(m) },
+})
+await ensureApp(server.server.db, { id: BENCH_APP_ID, name: 'Bench', origins: [] })
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'codes') process.send?.({ type: 'codes', codes })
+  if (message.type === 'stop') void server.close().then(() => process.exit(0))
+})
+process.send?.({ type: 'ready', url: server.url })

@@ -1,0 +1,102 @@
+import { routes } from '@latchkey/protocol/routes'
+import type { AppConfig } from '@latchkey/protocol/schemas'
+import { isValidAppId } from '@latchkey/protocol/validation'
+import { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
+import { LatchkeyError } from './errors.ts'
+import { createHttpClient, type HttpClient, type HttpClientOptions } from './http.ts'
+import { createSessionStore, type SessionStore } from './session.ts'
+import {
+  type CookieJar,
+  createDocumentCookies,
+  createLocalStorage,
+  type KeyValueStorage,
+} from './storage.ts'
+
+export interface LatchkeyClientOptions {
+  /** The app's id (25 characters), from `latchkey apps create`. */
+  appId: string
+  /** The Latchkey server's base URL. */
+  apiUrl: string
+  /** An optional app client id, sent as a header. */
+  clientId?: string
+  storage?: KeyValueStorage
+  cookies?: CookieJar
+  fetch?: typeof fetch
+  http?: Pick<HttpClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'sleep'>
+  now?: () => number
+}
+
+/** The client every flow, hook and screen works through. One per app. */
+export interface LatchkeyClient {
+  readonly appId: string
+  readonly apiUrl: string
+  readonly clientId: string | null
+  readonly storage: KeyValueStorage
+  readonly http: HttpClient
+  readonly session: SessionStore
+  /** The app's server configuration, fetched once and cached. */
+  getAppConfig(): Promise<AppConfig>
+  /** A request as the logged-in user: refreshes first, throws NOT_AUTHENTICATED when logged out. */
+  authedRequest<T>(path: string, body?: unknown): Promise<T>
+  /** Fire-and-forget analytics event. */
+  trackEvent(eventName: string, payload?: Record<string, unknown>): void
+}
+
+/**
+ * Creates the Latchkey browser client: HTTP client, session store and app
+ * configuration, with no React.
+ *
+ * @example
+ * const client = createLatchkeyClient({ appId, apiUrl: 'http://localhost:8787' })
+ * await client.session.initialize()
+ */
+export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyClient {
+  if (!isValidAppId(options.appId)) throw new LatchkeyError('INVALID_APP_ID')
+  const storage = options.storage ?? createLocalStorage()
+  const cookies = options.cookies ?? createDocumentCookies()
+  const clientId = options.clientId ?? null
+  const analyticsId = getOrCreateAnalyticsId(storage)
+  let session: SessionStore | undefined
+  const http = createHttpClient({
+    ...options.http,
+    apiUrl: options.apiUrl,
+    appId: options.appId,
+    fetch: options.fetch,
+    getAccessToken: () => session?.peekAccessToken() ?? null,
+    getClientId: () => clientId,
+    getAnalyticsId: () => analyticsId,
+  })
+  session = createSessionStore({
+    appId: options.appId,
+    http,
+    storage,
+    cookies,
+    now: options.now,
+  })
+  const sessionStore = session
+  let appConfig: Promise<AppConfig> | null = null
+
+  return {
+    appId: options.appId,
+    apiUrl: options.apiUrl,
+    clientId,
+    storage,
+    http,
+    session: sessionStore,
+    getAppConfig() {
+      appConfig ??= http.request<AppConfig>(routes.appConfig(options.appId)).catch((error) => {
+        appConfig = null
+        throw error
+      })
+      return appConfig
+    },
+    async authedRequest<T>(path: string, body?: unknown) {
+      const token = await sessionStore.getAccessToken()
+      if (!token) throw new LatchkeyError('NOT_AUTHENTICATED')
+      return http.request<T>(path, { body, token })
+    },
+    trackEvent(eventName, payload) {
+      trackEvent(http, eventName, clientId, payload)
+    },
+  }
+}

@@ -1,0 +1,47 @@
+import { type ErrorCode, errorMessages, type UserMessage } from '@latchkey/protocol/errors'
+
+export interface LatchkeyErrorOptions {
+  /** Extra technical detail, for logs and developers; never shown as the user message. */
+  details?: unknown
+  /** HTTP status, when the error came from the server. */
+  status?: number
+  cause?: unknown
+}
+
+/**
+ * The one error type `@latchkey/core` throws. `code` is stable (switch on it);
+ * `userMessage` is the spec's wording for the code; `shortMessage` is what the
+ * server or the client said.
+ *
+ * @example
+ * try { await flow.submitCode(code) } catch (error) {
+ *   if (error instanceof LatchkeyError && error.code === 'INVALID_CODE') …
+ * }
+ */
+export class LatchkeyError extends Error {
+  override name = 'LatchkeyError' as const
+  readonly code: ErrorCode
+  readonly shortMessage: string
+  readonly details: unknown
+  readonly status: number | undefined
+
+  constructor(code: ErrorCode, shortMessage?: string, options: LatchkeyErrorOptions = {}) {
+    const message = shortMessage ?? errorMessages[code]?.title ?? code
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.shortMessage = message
+    this.details = options.details
+    this.status = options.status
+  }
+
+  /** The user-facing wording for this error (spec 01 §8). */
+  get userMessage(): UserMessage {
+    return errorMessages[this.code] ?? errorMessages.INTERNAL_ERROR
+  }
+}
+
+/** Wraps anything thrown into a LatchkeyError (unknown errors become INTERNAL_ERROR). */
+export function toLatchkeyError(error: unknown): LatchkeyError {
+  if (error instanceof LatchkeyError) return error
+  return new LatchkeyError('INTERNAL_ERROR', undefined, { cause: error })
+}

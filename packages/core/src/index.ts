@@ -1,0 +1,46 @@
+export { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
+export {
+  createLatchkeyClient,
+  type LatchkeyClient,
+  type LatchkeyClientOptions,
+} from './client.ts'
+export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
+export {
+  createEmailFlow,
+  type EmailFlow,
+  type EmailFlowIntent,
+  type EmailFlowOptions,
+  type EmailFlowState,
+  type EmailValidationOptions,
+  type LoginWithEmailCodeParameters,
+  type LoginWithEmailCodeReturnType,
+  linkEmail,
+  loginWithEmailCode,
+  type SendEmailCodeParameters,
+  sendEmailCode,
+  unlinkEmail,
+  updateEmail,
+  validateEmailInput,
+} from './flows/email.ts'
+export {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type RequestOptions,
+} from './http.ts'
+export { decodeJwt, type TokenClaims } from './jwt.ts'
+export { getRecentLoginMethod, type LoginMethod, setRecentLoginMethod } from './recent-login.ts'
+export {
+  createSessionStore,
+  type SessionState,
+  type SessionStatus,
+  type SessionStore,
+} from './session.ts'
+export {
+  type CookieJar,
+  createDocumentCookies,
+  createLocalStorage,
+  createMemoryStorage,
+  type KeyValueStorage,
+} from './storage.ts'
+export { type EmailAccount, type LinkedAccount, toUser, type User } from './user.ts'

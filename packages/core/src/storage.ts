@@ -1,0 +1,64 @@
+/** The small key-value interface the client keeps its tokens and ids in. */
+export interface KeyValueStorage {
+  get(key: string): string | null
+  set(key: string, value: string): void
+  remove(key: string): void
+}
+
+/** An in-memory store: for tests, SSR, and browsers that refuse localStorage. */
+export function createMemoryStorage(): KeyValueStorage {
+  const map = new Map<string, string>()
+  return {
+    get: (key) => map.get(key) ?? null,
+    set: (key, value) => void map.set(key, value),
+    remove: (key) => void map.delete(key),
+  }
+}
+
+/** `window.localStorage`, falling back to memory where it is unavailable (private modes, SSR). */
+export function createLocalStorage(): KeyValueStorage {
+  try {
+    const ls = globalThis.localStorage
+    const probe = '__latchkey_probe__'
+    ls.setItem(probe, probe)
+    ls.removeItem(probe)
+    return {
+      get: (key) => ls.getItem(key),
+      set: (key, value) => ls.setItem(key, value),
+      remove: (key) => ls.removeItem(key),
+    }
+  } catch {
+    return createMemoryStorage()
+  }
+}
+
+/** Reads, writes and clears the first-party refresh-marker cookie (spec 01 §3, 30 days). */
+export interface CookieJar {
+  get(name: string): string | null
+  set(name: string, value: string, maxAgeSeconds: number): void
+  remove(name: string): void
+}
+
+export function createDocumentCookies(): CookieJar {
+  const doc = (globalThis as { document?: Document }).document
+  if (!doc) {
+    const memory = createMemoryStorage()
+    return { get: memory.get, set: (n, v) => memory.set(n, v), remove: memory.remove }
+  }
+  const secure = globalThis.location?.protocol === 'https:' ? '; Secure' : ''
+  return {
+    get(name) {
+      for (const part of doc.cookie.split('; ')) {
+        const eq = part.indexOf('=')
+        if (part.slice(0, eq) === name) return decodeURIComponent(part.slice(eq + 1))
+      }
+      return null
+    },
+    set(name, value, maxAgeSeconds) {
+      doc.cookie = `${name}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Strict${secure}`
+    },
+    remove(name) {
+      doc.cookie = `${name}=; Max-Age=0; Path=/; SameSite=Strict${secure}`
+    },
+  }
+}

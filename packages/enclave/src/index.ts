@@ -1,0 +1,2 @@
+// The enclave is built by the embedded-wallets issue; see README.md.
+export {}

@@ -1,0 +1,50 @@
+/** Timings and limits from spec 01 §9 and the foundation issue. Milliseconds unless named. */
+export const CODE_LENGTH = 6
+export const CODE_RESEND_COOLDOWN_MS = 30_000
+export const CODE_TTL_MS = 10 * 60_000
+export const CODE_MAX_ATTEMPTS = 5
+export const WRONG_CODE_CLEAR_DELAY_MS = 1_400
+export const SUCCESS_CLOSE_DELAY_MS = 1_400
+export const POST_LOGIN_DELAY_MS = 900
+export const LOGIN_MESSAGE_MAX_LENGTH = 100
+export const MAX_PRIMARY_LOGIN_METHODS = 4
+export const MODAL_OPEN_DELAY_MS = 15
+export const MODAL_RESET_DELAY_MS = 500
+export const MODAL_WIDTH_PX = 360
+export const MODAL_BREAKPOINT_PX = 441
+
+export const API_TIMEOUT_MS = 20_000
+export const API_MAX_RETRIES = 3
+export const API_RETRY_BASE_DELAY_MS = 500
+export const API_RETRY_STATUSES: readonly number[] = [408, 409, 425, 500, 502, 503, 504]
+
+export const TOKEN_EXPIRY_MARGIN_MS = 30_000
+export const ACCESS_TOKEN_TTL_S = 60 * 60
+export const REFRESH_MARKER_COOKIE_DAYS = 30
+
+export const APP_ID_LENGTH = 25
+export const DEFAULT_LANDING_HEADER = 'Log in or sign up'
+export const DEFAULT_ACCENT_COLOR = '#676FFF'
+export const DEFAULT_COUNTRY = 'US'
+
+export const CLIENT_NAME = 'latchkey-react'
+export const CLIENT_VERSION = '0.1.0'
+
+/** Request headers the client sends and the server reads (spec 01 §7). */
+export const Header = {
+  appId: 'latchkey-app-id',
+  clientId: 'latchkey-client-id',
+  analyticsId: 'latchkey-ca-id',
+  client: 'latchkey-client',
+} as const
+
+/** Local storage keys (spec 01 §3 "Stored locally"). `{appId}` is substituted. */
+export const StorageKey = {
+  accessToken: 'latchkey:token',
+  refreshToken: 'latchkey:refresh_token',
+  identityToken: 'latchkey:id_token',
+  analyticsId: 'latchkey:caid',
+  recentLoginMethod: 'latchkey:recent-login-method:{appId}',
+} as const
+
+export const REFRESH_MARKER_COOKIE = 'latchkey-session'

@@ -1,0 +1,126 @@
+/**
+ * Stable error codes that cross a boundary (HTTP, postMessage) and the
+ * user-facing catalogue of spec 01 §8 keyed by them. Screens never invent
+ * wording: they look a code up here.
+ */
+export const ErrorCode = {
+  // Request shape and routing
+  INVALID_PAYLOAD: 'INVALID_PAYLOAD',
+  NOT_FOUND: 'NOT_FOUND',
+  MISSING_APP_ID: 'MISSING_APP_ID',
+  APP_NOT_FOUND: 'APP_NOT_FOUND',
+  ORIGIN_NOT_ALLOWED: 'ORIGIN_NOT_ALLOWED',
+  LOGIN_METHOD_NOT_ALLOWED: 'LOGIN_METHOD_NOT_ALLOWED',
+  // Codes
+  INVALID_CODE: 'INVALID_CODE',
+  TOO_MANY_ATTEMPTS: 'TOO_MANY_ATTEMPTS',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  RESEND_COOLDOWN: 'RESEND_COOLDOWN',
+  PLUS_EMAIL_NOT_ALLOWED: 'PLUS_EMAIL_NOT_ALLOWED',
+  EMAIL_DELIVERY_FAILED: 'EMAIL_DELIVERY_FAILED',
+  // Accounts
+  USER_DOES_NOT_EXIST: 'USER_DOES_NOT_EXIST',
+  ACCOUNT_ALREADY_LINKED: 'ACCOUNT_ALREADY_LINKED',
+  CANNOT_LINK_MORE_OF_TYPE: 'CANNOT_LINK_MORE_OF_TYPE',
+  ACCOUNT_NOT_LINKED: 'ACCOUNT_NOT_LINKED',
+  CANNOT_UNLINK_LAST_ACCOUNT: 'CANNOT_UNLINK_LAST_ACCOUNT',
+  // Sessions
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
+  // Client side
+  NETWORK_ERROR: 'NETWORK_ERROR',
+  TIMEOUT: 'TIMEOUT',
+  INVALID_APP_ID: 'INVALID_APP_ID',
+  PROVIDER_ALREADY_MOUNTED: 'PROVIDER_ALREADY_MOUNTED',
+  NO_LOGIN_METHODS: 'NO_LOGIN_METHODS',
+  INVALID_EMAIL: 'INVALID_EMAIL',
+  CODE_NOT_NUMERIC: 'CODE_NOT_NUMERIC',
+  ALREADY_LOGGED_IN: 'ALREADY_LOGGED_IN',
+  NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+} as const
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
+
+/** What a user sees for an error: a title and, where the spec gives one, a detail line. */
+export interface UserMessage {
+  title: string
+  detail?: string
+  /** The spec marks these as worth a "Retry"/"Try again" button. */
+  retryable?: boolean
+}
+
+/** The spec's user-facing wording (spec 01 §5, §8), keyed by error code. */
+export const errorMessages: Record<ErrorCode, UserMessage> = {
+  INVALID_PAYLOAD: { title: 'Something went wrong. Try again.', retryable: true },
+  NOT_FOUND: { title: 'Something went wrong', detail: 'Try again later' },
+  MISSING_APP_ID: { title: 'Something went wrong', detail: 'Try again later' },
+  APP_NOT_FOUND: { title: 'Something went wrong', detail: 'Try again later' },
+  ORIGIN_NOT_ALLOWED: { title: 'Something went wrong', detail: 'Try again later' },
+  LOGIN_METHOD_NOT_ALLOWED: { title: 'Not allowed', detail: 'Try another method' },
+  INVALID_CODE: { title: 'Invalid or expired verification code' },
+  TOO_MANY_ATTEMPTS: { title: 'Too many attempts.' },
+  TOO_MANY_REQUESTS: { title: 'Too many requests. Please wait before trying again.' },
+  RESEND_COOLDOWN: { title: 'Too many requests. Please wait before trying again.' },
+  PLUS_EMAIL_NOT_ALLOWED: { title: "Please enter a valid email address without a '+'." },
+  EMAIL_DELIVERY_FAILED: {
+    title: 'Something went wrong',
+    detail: 'Try again later',
+    retryable: true,
+  },
+  USER_DOES_NOT_EXIST: { title: 'Account not found', detail: 'Try logging in again' },
+  ACCOUNT_ALREADY_LINKED: { title: 'This account has already been linked to another user.' },
+  CANNOT_LINK_MORE_OF_TYPE: { title: 'Something went wrong. Try again.', retryable: true },
+  ACCOUNT_NOT_LINKED: { title: 'Something went wrong', detail: 'Try again later' },
+  CANNOT_UNLINK_LAST_ACCOUNT: { title: 'Something went wrong', detail: 'Try again later' },
+  UNAUTHORIZED: { title: 'Unable to authorize user' },
+  INVALID_REFRESH_TOKEN: {
+    title: 'Unable to refresh tokens - token is missing or no longer valid',
+  },
+  NETWORK_ERROR: { title: 'Something went wrong', detail: 'Try again later', retryable: true },
+  TIMEOUT: { title: 'Something went wrong', detail: 'Try again later', retryable: true },
+  INVALID_APP_ID: { title: 'App ID must be a 25-character string' },
+  PROVIDER_ALREADY_MOUNTED: { title: 'Only one LatchkeyProvider may be mounted at a time' },
+  NO_LOGIN_METHODS: { title: 'You must enable at least one login method' },
+  INVALID_EMAIL: { title: 'Please enter a valid email address.' },
+  CODE_NOT_NUMERIC: { title: 'Code should be numeric' },
+  ALREADY_LOGGED_IN: { title: 'User is already logged in' },
+  NOT_AUTHENTICATED: { title: 'Unable to authorize user' },
+  INTERNAL_ERROR: { title: 'Something went wrong', detail: 'Try again later' },
+}
+
+/** Fallback wording for code errors other than a wrong code (spec 01 §8). */
+export const ISSUE_VERIFYING_CODE = 'Issue verifying code'
+
+/** HTTP status the server answers with for each server-side code. */
+export const errorStatus: Partial<Record<ErrorCode, number>> = {
+  INVALID_PAYLOAD: 400,
+  NOT_FOUND: 404,
+  MISSING_APP_ID: 400,
+  APP_NOT_FOUND: 404,
+  ORIGIN_NOT_ALLOWED: 403,
+  LOGIN_METHOD_NOT_ALLOWED: 403,
+  INVALID_CODE: 422,
+  TOO_MANY_ATTEMPTS: 429,
+  TOO_MANY_REQUESTS: 429,
+  RESEND_COOLDOWN: 429,
+  PLUS_EMAIL_NOT_ALLOWED: 400,
+  // 424 on purpose: the client retries 5xx, and a retried send would email twice.
+  EMAIL_DELIVERY_FAILED: 424,
+  USER_DOES_NOT_EXIST: 404,
+  // 400, not 409: the client retries 409 (spec 01 §7).
+  ACCOUNT_ALREADY_LINKED: 400,
+  CANNOT_LINK_MORE_OF_TYPE: 400,
+  ACCOUNT_NOT_LINKED: 404,
+  CANNOT_UNLINK_LAST_ACCOUNT: 400,
+  UNAUTHORIZED: 401,
+  INVALID_REFRESH_TOKEN: 401,
+  INTERNAL_ERROR: 500,
+}
+
+/** The body of every error response: `{ code, message }`, plus optional details. */
+export interface ErrorBody {
+  code: ErrorCode
+  message: string
+  details?: unknown
+}

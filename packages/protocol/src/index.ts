@@ -1,0 +1,5 @@
+export * from './constants.ts'
+export * from './errors.ts'
+export * from './routes.ts'
+export * from './schemas/index.ts'
+export * from './validation.ts'

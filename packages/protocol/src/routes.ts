@@ -1,0 +1,19 @@
+/**
+ * HTTP paths of the Latchkey API, relative to the server's base URL. Plain
+ * strings (no zod) so the browser client can import them for free.
+ */
+export const routes = {
+  appConfig: (appId: string) => `/api/v1/apps/${appId}`,
+  jwks: (appId: string) => `/api/v1/apps/${appId}/jwks.json`,
+  emailInit: '/api/v1/passwordless/init',
+  emailAuthenticate: '/api/v1/passwordless/authenticate',
+  emailLink: '/api/v1/passwordless/link',
+  emailUnlink: '/api/v1/passwordless/unlink',
+  emailUpdate: '/api/v1/passwordless/update',
+  sessionRefresh: '/api/v1/sessions',
+  sessionLogout: '/api/v1/sessions/logout',
+  usersMe: '/api/v1/users/me',
+  analyticsEvents: '/api/v1/analytics_events',
+  openapi: '/api/v1/openapi.json',
+  devMailbox: '/api/v1/dev/mailbox',
+} as const

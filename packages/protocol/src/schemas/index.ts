@@ -1,0 +1,6 @@
+export * from './analytics.ts'
+export * from './app.ts'
+export * from './common.ts'
+export * from './email.ts'
+export * from './session.ts'
+export * from './user.ts'

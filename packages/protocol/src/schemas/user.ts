@@ -1,0 +1,37 @@
+import { z } from 'zod'
+
+/** Unix seconds. */
+const timestamp = z.number().int()
+
+export const emailAccountSchema = z.object({
+  type: z.literal('email'),
+  address: z.string(),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
+/**
+ * A linked account as it travels on the wire (snake_case). A discriminated
+ * union on `type`; later login methods add their members here.
+ */
+export const linkedAccountSchema = z.discriminatedUnion('type', [emailAccountSchema])
+export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
+
+export const mfaMethodSchema = z.enum(['sms', 'totp', 'passkey'])
+
+export const userSchema = z.object({
+  id: z.string(),
+  created_at: timestamp,
+  linked_accounts: z.array(linkedAccountSchema),
+  mfa_methods: z.array(mfaMethodSchema),
+  has_accepted_terms: z.boolean(),
+  is_guest: z.boolean(),
+})
+export type UserWire = z.infer<typeof userSchema>
+
+export const usersMeResponseSchema = z.object({
+  user: userSchema,
+  identity_token: z.string().nullable(),
+})
+export type UsersMeResponse = z.infer<typeof usersMeResponseSchema>

@@ -1,0 +1,46 @@
+import { appConfigSchema, DEFAULT_ACCENT_COLOR, routes } from '@latchkey/protocol'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { getTestInstance, type TestInstance } from '../test/instance.ts'
+
+let t: TestInstance
+beforeAll(async () => {
+  t = await getTestInstance()
+})
+afterAll(() => t.close())
+
+it('returns protocol appConfigSchema with sensible defaults', async () => {
+  const res = await t.request(routes.appConfig(t.app.id))
+  expect(res.status).toBe(200)
+  const config = appConfigSchema.parse(res.body)
+  expect(config).toMatchObject({
+    id: t.app.id,
+    name: 'Test App',
+    accent_color: DEFAULT_ACCENT_COLOR,
+    captcha_enabled: false,
+    disable_plus_emails: false,
+    embedded_wallet_config: { create_on_login: { ethereum: 'off', solana: 'off' } },
+  })
+  expect(config.login_methods.email).toBe(true)
+  expect(
+    Object.entries(config.login_methods)
+      .filter(([, on]) => on)
+      .map(([m]) => m),
+  ).toEqual(['email'])
+})
+
+it('reflects the app settings', async () => {
+  const app = await t.createApp({
+    accent_color: '#000000',
+    login_methods: { sms: true },
+    require_users_accept_terms: true,
+    terms_and_conditions_url: 'https://x.test/terms',
+  })
+  const res = await t.request(routes.appConfig(app.id), { appId: null })
+  expect(res.body).toMatchObject({
+    accent_color: '#000000',
+    require_users_accept_terms: true,
+    terms_and_conditions_url: 'https://x.test/terms',
+    login_methods: { sms: true, email: true },
+  })
+  expect(res.body).not.toHaveProperty('secret_hash')
+})

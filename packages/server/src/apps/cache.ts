@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/types.ts'
+import { type AppRecord, rowToApp } from './service.ts'
+
+/**
+ * App rows cached in memory so a request costs no DB read for its app.
+ * TTL 5 s (APP_CACHE_TTL_MS): an origin or settings change made on another
+ * node (or by the CLI) takes effect within 5 s. Misses are cached too, so
+ * requests with made-up app ids cannot hammer the database.
+ */
+export const APP_CACHE_TTL_MS = 5_000
+const MAX_ENTRIES = 10_000
+
+export class AppCache {
+  readonly #entries = new Map<string, { app: AppRecord | null; expiresAt: number }>()
+  #origins: { set: Set<string>; expiresAt: number } | null = null
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+    private readonly ttlMs = APP_CACHE_TTL_MS,
+  ) {}
+
+  async get(id: string): Promise<AppRecord | null> {
+    const now = this.now()
+    const hit = this.#entries.get(id)
+    if (hit && hit.expiresAt > now) return hit.app
+    const row = await this.db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst()
+    const app = row ? rowToApp(row) : null
+    if (this.#entries.size >= MAX_ENTRIES) this.#sweep(now)
+    this.#entries.set(id, { app, expiresAt: now + this.ttlMs })
+    return app
+  }
+
+  /** Every origin some app allows (CORS preflights carry no app id). */
+  async allOrigins(): Promise<Set<string>> {
+    const now = this.now()
+    if (this.#origins && this.#origins.expiresAt > now) return this.#origins.set
+    const rows = await this.db.selectFrom('apps').select('allowed_origins').execute()
+    const set = new Set(rows.flatMap((r) => JSON.parse(r.allowed_origins) as string[]))
+    this.#origins = { set, expiresAt: now + this.ttlMs }
+    return set
+  }
+
+  invalidate(): void {
+    this.#entries.clear()
+    this.#origins = null
+  }
+
+  #sweep(now: number): void {
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key)
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear()
+  }
+}

@@ -1,0 +1,257 @@
+import type { AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
+import { DEFAULT_ACCENT_COLOR, isValidAppId } from '@latchkey/protocol'
+import type { Kysely, Selectable } from 'kysely'
+import { safeEqual } from '../crypto/secrets.ts'
+import { isUniqueViolation } from '../db/connect.ts'
+import type { AppsTable, Database } from '../db/types.ts'
+import { newAppId, newSecret, sha256 } from '../ids.ts'
+
+/** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
+export interface AppSettings {
+  logo_url?: string | null
+  accent_color?: string | null
+  login_methods?: Partial<LoginMethodSwitches>
+  terms_and_conditions_url?: string | null
+  privacy_policy_url?: string | null
+  require_users_accept_terms?: boolean
+  disable_plus_emails?: boolean
+  captcha_enabled?: boolean
+  captcha_site_key?: string | null
+  allowlist_config?: Partial<AppConfig['allowlist_config']>
+  embedded_wallet_config?: Partial<Omit<AppConfig['embedded_wallet_config'], 'create_on_login'>> & {
+    create_on_login?: Partial<AppConfig['embedded_wallet_config']['create_on_login']>
+  }
+  mfa_methods?: AppConfig['mfa_methods']
+  whatsapp_enabled?: boolean
+}
+
+export interface AppRecord {
+  id: string
+  name: string
+  allowedOrigins: string[]
+  settings: AppSettings
+  createdAt: number
+}
+
+export interface CreateAppInput {
+  name: string
+  origins: string[]
+  /** A chosen id (25 lowercase alphanumerics); random by default. */
+  id?: string
+  logoUrl?: string | null
+  accentColor?: string | null
+  settings?: AppSettings
+  now?: number
+}
+
+export interface CreateAppResult {
+  app: AppRecord
+  /** Shown once; only its SHA-256 is stored. */
+  secret: string
+}
+
+/** `https://a.example` from `https://a.example/` — exact origins only (no path, query, wildcard). */
+export function normalizeOrigin(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new Error(`Not an origin: ${value}`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Origins must be http(s): ${value}`)
+  if (
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search ||
+    url.hash ||
+    url.username ||
+    url.password
+  )
+    throw new Error(`An origin has no path, query or credentials: ${value}`)
+  return url.origin
+}
+
+function buildSettings(
+  input: Pick<CreateAppInput, 'logoUrl' | 'accentColor' | 'settings'>,
+): AppSettings {
+  const settings: AppSettings = { ...(input.settings ?? {}) }
+  if (input.logoUrl !== undefined) settings.logo_url = input.logoUrl
+  if (input.accentColor !== undefined) {
+    if (input.accentColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.accentColor))
+      throw new Error('The accent colour must look like #676FFF')
+    settings.accent_color = input.accentColor
+  }
+  return settings
+}
+
+export function rowToApp(row: Selectable<AppsTable>): AppRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    settings: JSON.parse(row.settings) as AppSettings,
+    createdAt: Number(row.created_at),
+  }
+}
+
+/**
+ * Creates an app: a CSPRNG id (25 lowercase alphanumerics) and a secret that
+ * is returned once and stored only hashed.
+ *
+ * @example
+ * const { app, secret } = await createApp(db, { name: 'Demo', origins: ['http://localhost:5173'] })
+ */
+export async function createApp(
+  db: Kysely<Database>,
+  input: CreateAppInput,
+): Promise<CreateAppResult> {
+  const id = input.id ?? newAppId()
+  if (!isValidAppId(id)) throw new Error('An app id is 25 lowercase letters and digits')
+  if (!input.name.trim()) throw new Error('An app needs a name')
+  const origins = [...new Set(input.origins.map(normalizeOrigin))]
+  const secret = newSecret()
+  const createdAt = input.now ?? Date.now()
+  const settings = buildSettings(input)
+  await db
+    .insertInto('apps')
+    .values({
+      id,
+      name: input.name.trim(),
+      secret_hash: sha256(secret),
+      allowed_origins: JSON.stringify(origins),
+      settings: JSON.stringify(settings),
+      created_at: createdAt,
+    })
+    .execute()
+  return {
+    app: { id, name: input.name.trim(), allowedOrigins: origins, settings, createdAt },
+    secret,
+  }
+}
+
+export interface EnsureAppResult {
+  app: AppRecord
+  created: boolean
+  /** Present only when the app was created by this call. */
+  secret?: string
+}
+
+/**
+ * Idempotent upsert by id (used to provision the demo app on `npm start`):
+ * creates the app, or updates its name, origins and the given settings,
+ * keeping its secret.
+ */
+export async function ensureApp(
+  db: Kysely<Database>,
+  input: CreateAppInput & { id: string },
+): Promise<EnsureAppResult> {
+  const existing = await getAppById(db, input.id)
+  if (!existing) {
+    try {
+      const { app, secret } = await createApp(db, input)
+      return { app, created: true, secret }
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+    }
+  }
+  const current = existing ?? (await getAppById(db, input.id))
+  if (!current) throw new Error(`App ${input.id} vanished during ensure`)
+  const origins = [...new Set(input.origins.map(normalizeOrigin))]
+  const settings = { ...current.settings, ...buildSettings(input) }
+  await db
+    .updateTable('apps')
+    .set({
+      name: input.name.trim(),
+      allowed_origins: JSON.stringify(origins),
+      settings: JSON.stringify(settings),
+    })
+    .where('id', '=', input.id)
+    .execute()
+  return {
+    app: { ...current, name: input.name.trim(), allowedOrigins: origins, settings },
+    created: false,
+  }
+}
+
+export async function getAppById(db: Kysely<Database>, id: string): Promise<AppRecord | undefined> {
+  const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst()
+  return row ? rowToApp(row) : undefined
+}
+
+export async function listApps(db: Kysely<Database>): Promise<AppRecord[]> {
+  const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').execute()
+  return rows.map(rowToApp)
+}
+
+/** True when `secret` is the app's secret (constant-time on the hash). */
+export async function verifyAppSecret(
+  db: Kysely<Database>,
+  appId: string,
+  secret: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('apps')
+    .select('secret_hash')
+    .where('id', '=', appId)
+    .executeTakeFirst()
+  if (!row) return false
+  return safeEqual(row.secret_hash, sha256(secret))
+}
+
+/** Merges an app's stored settings with the defaults into the wire config (spec 01 §3). */
+export function toAppConfig(app: AppRecord): AppConfig {
+  const s = app.settings
+  const login: LoginMethodSwitches = {
+    email: true,
+    sms: false,
+    wallet: false,
+    google: false,
+    apple: false,
+    discord: false,
+    github: false,
+    linkedin: false,
+    spotify: false,
+    instagram: false,
+    twitter: false,
+    tiktok: false,
+    line: false,
+    telegram: false,
+    farcaster: false,
+    passkey: false,
+    guest: false,
+    ...(s.login_methods ?? {}),
+  }
+  const wallet = s.embedded_wallet_config ?? {}
+  return {
+    id: app.id,
+    name: app.name,
+    logo_url: s.logo_url ?? null,
+    accent_color: s.accent_color ?? DEFAULT_ACCENT_COLOR,
+    login_methods: login,
+    terms_and_conditions_url: s.terms_and_conditions_url ?? null,
+    privacy_policy_url: s.privacy_policy_url ?? null,
+    require_users_accept_terms: s.require_users_accept_terms ?? false,
+    disable_plus_emails: s.disable_plus_emails ?? false,
+    captcha_enabled: s.captcha_enabled ?? false,
+    captcha_site_key: s.captcha_site_key ?? null,
+    allowlist_config: {
+      error_title: s.allowlist_config?.error_title ?? null,
+      error_detail: s.allowlist_config?.error_detail ?? null,
+      error_cta_text: s.allowlist_config?.error_cta_text ?? null,
+      error_cta_link: s.allowlist_config?.error_cta_link ?? null,
+    },
+    embedded_wallet_config: {
+      create_on_login: {
+        ethereum: wallet.create_on_login?.ethereum ?? 'off',
+        solana: wallet.create_on_login?.solana ?? 'off',
+      },
+      require_user_owned_recovery_on_create: wallet.require_user_owned_recovery_on_create ?? false,
+      user_owned_recovery_options: wallet.user_owned_recovery_options ?? ['user-passcode'],
+      mode: wallet.mode ?? 'user-controlled-server-wallets-only',
+    },
+    funding_config: null,
+    mfa_methods: s.mfa_methods ?? [],
+    telegram_auth_config: null,
+    whatsapp_enabled: s.whatsapp_enabled ?? false,
+  }
+}

@@ -1,0 +1,83 @@
+import { authResponseSchema, routes, successSchema, userSchema } from '@latchkey/protocol'
+import { clientIp } from '../../http/client-ip.ts'
+import { defineRoute } from '../../http/route.ts'
+import {
+  emailAuthenticateRequestSchema,
+  emailInitRequestSchema,
+  emailLinkRequestSchema,
+  emailUnlinkRequestSchema,
+  emailUpdateRequestSchema,
+} from './schema.ts'
+import {
+  authenticateWithEmail,
+  linkEmail,
+  sendEmailCode,
+  unlinkEmail,
+  updateEmail,
+} from './service.ts'
+
+export const emailInitRoute = defineRoute({
+  method: 'post',
+  path: routes.emailInit,
+  summary: 'Send a login code to an email address',
+  tags: ['email'],
+  auth: 'none',
+  body: emailInitRequestSchema,
+  response: successSchema,
+  handler: async ({ c, services, app, body }) => {
+    await sendEmailCode(services, app, body.email, clientIp(c, services))
+    return { success: true as const }
+  },
+})
+
+export const emailAuthenticateRoute = defineRoute({
+  method: 'post',
+  path: routes.emailAuthenticate,
+  summary: 'Log in or sign up with an email code',
+  tags: ['email'],
+  auth: 'none',
+  body: emailAuthenticateRequestSchema,
+  response: authResponseSchema,
+  handler: ({ services, app, body }) => authenticateWithEmail(services, app, body),
+})
+
+export const emailLinkRoute = defineRoute({
+  method: 'post',
+  path: routes.emailLink,
+  summary: 'Link an email to the signed-in user (code sent to that address)',
+  tags: ['email'],
+  auth: 'user',
+  body: emailLinkRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => linkEmail(services, app, auth.userId, body),
+})
+
+export const emailUnlinkRoute = defineRoute({
+  method: 'post',
+  path: routes.emailUnlink,
+  summary: 'Unlink an email from the signed-in user',
+  tags: ['email'],
+  auth: 'user',
+  body: emailUnlinkRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => unlinkEmail(services, app, auth.userId, body.address),
+})
+
+export const emailUpdateRoute = defineRoute({
+  method: 'post',
+  path: routes.emailUpdate,
+  summary: "Replace the signed-in user's email (code sent to the new address)",
+  tags: ['email'],
+  auth: 'user',
+  body: emailUpdateRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => updateEmail(services, app, auth.userId, body),
+})
+
+export const emailRoutes = [
+  emailInitRoute,
+  emailAuthenticateRoute,
+  emailLinkRoute,
+  emailUnlinkRoute,
+  emailUpdateRoute,
+]

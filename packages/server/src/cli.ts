@@ -1,0 +1,175 @@
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import type { Kysely } from 'kysely'
+import { createApp, ensureApp, listApps } from './apps/service.ts'
+import { consoleLogger, loadConfigFromEnv } from './config.ts'
+import { SecretBox } from './crypto/secrets.ts'
+import { connectDatabase } from './db/connect.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import type { Database } from './db/types.ts'
+import { resolveMasterKey } from './server.ts'
+import { rotateSigningKey } from './sessions/keys.ts'
+import { startServer } from './start.ts'
+
+const USAGE = `Usage: latchkey <command>
+
+  serve                                  start the server (env: see docs/server.md)
+  migrate                                apply pending database migrations
+  apps create --name N --origin URL…     create an app; prints its id and secret (shown once)
+              [--logo-url URL] [--accent-color #RRGGBB]
+  apps list                              list apps
+  apps ensure --id ID --name N --origin URL…   create or update an app with a fixed id
+  keys rotate                            new signing key (the old one stays in the JWKS until its tokens expire)
+`
+
+export interface CliIo {
+  env?: NodeJS.ProcessEnv
+  out?: (line: string) => void
+  err?: (line: string) => void
+  /** Use this database instead of the configured one (tests). */
+  db?: Kysely<Database>
+}
+
+/**
+ * Runs one CLI command and returns the exit code.
+ *
+ * @example
+ * await runCli(['apps', 'create', '--name', 'Demo', '--origin', 'http://localhost:5173'])
+ */
+export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const env = io.env ?? process.env
+  const out = io.out ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const err = io.err ?? ((line: string) => process.stderr.write(`${line}\n`))
+  const config = loadConfigFromEnv(env)
+  const [command, sub] = argv
+  const { values } = parseArgs({
+    args: argv.slice(command === 'apps' || command === 'keys' ? 2 : 1),
+    options: {
+      name: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      id: { type: 'string' },
+      'logo-url': { type: 'string' },
+      'accent-color': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  })
+  if (!command || values.help || command === 'help') {
+    out(USAGE)
+    return command ? 0 : 1
+  }
+
+  if (command === 'serve') {
+    const running = await startServer({ ...config, logger: consoleLogger })
+    out(
+      `Latchkey listening on ${running.url} (public URL ${running.server.services.config.publicUrl})`,
+    )
+    if (running.server.services.config.devMailbox)
+      out(`Dev mailbox: ${running.server.services.config.publicUrl}/dev/mailbox`)
+    const stop = async () => {
+      await running.close()
+      process.exit(0)
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    return 0
+  }
+
+  const dataDir = resolve(config.dataDir ?? '.data')
+  const db = io.db ?? connectDatabase(config.databaseUrl, dataDir).db
+  try {
+    const applied = await migrateToLatest(db)
+    if (command === 'migrate') {
+      out(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date')
+      return 0
+    }
+    if (command === 'apps' && sub === 'create') {
+      if (!values.name || !values.origin?.length) {
+        err('apps create needs --name and at least one --origin')
+        return 1
+      }
+      const { app, secret } = await createApp(db, {
+        name: values.name,
+        origins: values.origin,
+        logoUrl: values['logo-url'],
+        accentColor: values['accent-color'],
+      })
+      if (values.json)
+        out(JSON.stringify({ id: app.id, secret, name: app.name, origins: app.allowedOrigins }))
+      else {
+        out(`App id:     ${app.id}`)
+        out(`App secret: ${secret}`)
+        out('The secret is shown only now; store it safely (only its hash is kept).')
+      }
+      return 0
+    }
+    if (command === 'apps' && sub === 'ensure') {
+      if (!values.id || !values.name || !values.origin?.length) {
+        err('apps ensure needs --id, --name and at least one --origin')
+        return 1
+      }
+      const result = await ensureApp(db, {
+        id: values.id,
+        name: values.name,
+        origins: values.origin,
+        logoUrl: values['logo-url'],
+        accentColor: values['accent-color'],
+      })
+      out(result.created ? `Created app ${result.app.id}` : `Updated app ${result.app.id}`)
+      if (result.secret) out(`App secret: ${result.secret}`)
+      return 0
+    }
+    if (command === 'apps' && sub === 'list') {
+      const apps = await listApps(db)
+      if (values.json)
+        out(
+          JSON.stringify(apps.map((a) => ({ id: a.id, name: a.name, origins: a.allowedOrigins }))),
+        )
+      else if (apps.length === 0) out('No apps yet: latchkey apps create --name … --origin …')
+      else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
+      return 0
+    }
+    if (command === 'keys' && sub === 'rotate') {
+      const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))
+      const kid = await rotateSigningKey(db, secrets, {
+        retainRetiredMs: (config.sessions?.accessTokenTtlS ?? 3600) * 1000 + 5 * 60_000,
+      })
+      out(`New signing key ${kid}; the previous key stays published until its tokens expire.`)
+      return 0
+    }
+    err(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
+    return 1
+  } catch (error) {
+    err(`Error: ${(error as Error).message}`)
+    return 1
+  } finally {
+    if (!io.db) await db.destroy()
+  }
+}
+
+const invokedDirectly = (() => {
+  try {
+    return (
+      process.argv[1] !== undefined &&
+      realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+    )
+  } catch {
+    return false
+  }
+})()
+
+if (invokedDirectly) {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exitCode = code
+    },
+    (error: Error) => {
+      process.stderr.write(`Error: ${error.message}\n`)
+      process.exitCode = 1
+    },
+  )
+}

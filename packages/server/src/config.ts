@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely'
+import type { EmailSender } from './adapters/email/types.ts'
+import type { Database } from './db/types.ts'
+import type { RateLimiter } from './rate-limit/types.ts'
+
+/** Where log lines go. Nothing passed here may contain codes, tokens or keys (security bar 50). */
+export interface Logger {
+  info(message: string): void
+  warn(message: string): void
+  error(message: string): void
+}
+
+/** Per-purpose request caps. Each is `limit` hits per `windowMs`. */
+export interface RateLimitRule {
+  limit: number
+  windowMs: number
+}
+
+export interface RateLimitOptions {
+  /** Codes sent to one address (default 10 per hour). */
+  codeSendsPerIdentifier: RateLimitRule
+  /** Codes requested from one IP (default 50 per hour). */
+  codeSendsPerIp: RateLimitRule
+  /** Wrong codes entered for one address, across codes (default 20 per hour). */
+  codeFailuresPerIdentifier: RateLimitRule
+}
+
+export interface SessionOptions {
+  /** Access and identity token lifetime, seconds (default ACCESS_TOKEN_TTL_S = 3600). */
+  accessTokenTtlS: number
+  /** A session ends this long after login whatever happens (default 30 days). */
+  absoluteLifetimeMs: number
+  /** A session ends when unused (not refreshed) this long (default 7 days). */
+  idleLifetimeMs: number
+  /** A rotated refresh token is still accepted this long, for concurrent refreshes (default 10 s). */
+  refreshOverlapMs: number
+}
+
+/**
+ * Options of {@link createLatchkeyServer}. Everything is optional; missing
+ * values get the documented defaults (see docs/server.md). Environment
+ * variables are read only by {@link loadConfigFromEnv}.
+ */
+export interface LatchkeyServerOptions {
+  /** `postgres://…` selects Postgres; anything else (or nothing) the SQLite file in `dataDir`. */
+  databaseUrl?: string
+  /** An already-open Kysely instance (tests); wins over `databaseUrl`. Not closed by `close()` unless `ownsDb`. */
+  db?: Kysely<Database>
+  /** Close the injected `db` on `close()` (default false). */
+  ownsDb?: boolean
+  /** Directory for the SQLite file and the dev master key (default `.data` under cwd). */
+  dataDir?: string
+  /** Public base URL of this server; also the token issuer (default http://localhost:PORT). */
+  publicUrl?: string
+  /** Token issuer, when it must differ from publicUrl. */
+  issuer?: string
+  /** 32 bytes, base64 or hex. Absent outside production: generated once into `${dataDir}/master.key`. */
+  masterKey?: string | Uint8Array
+  /** `smtp://user:pass@host:port` → SMTP delivery; unset → the dev mailbox. */
+  smtpUrl?: string
+  /** Inject an email sender (tests); wins over smtpUrl. */
+  emailSender?: EmailSender
+  /** From address of emails (default `Latchkey <no-reply@localhost>`). */
+  mailFrom?: string
+  /** `redis://…` → rate limits in Redis; unset → in process memory. */
+  redisUrl?: string
+  /** Inject a rate limiter (tests). */
+  rateLimiter?: RateLimiter
+  rateLimits?: Partial<RateLimitOptions>
+  sessions?: Partial<SessionOptions>
+  /** Read the client IP from the last X-Forwarded-For entry (set only behind a proxy you control). */
+  trustProxy?: boolean
+  /** Production refuses to start without a master key and without SMTP (the dev mailbox shows codes). */
+  production?: boolean
+  /** Serve the dev mailbox even in production (never do this on the internet). */
+  forceDevMailbox?: boolean
+  /** Clock in epoch ms, injectable for tests. */
+  now?: () => number
+  logger?: Logger
+  /** Port used only for the default publicUrl (default 8787). */
+  port?: number
+}
+
+/** Default caps; see docs/server.md. */
+export const defaultRateLimits: RateLimitOptions = {
+  codeSendsPerIdentifier: { limit: 10, windowMs: 60 * 60_000 },
+  codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
+  codeFailuresPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
+}
+
+export const DEFAULT_PORT = 8787
+
+export const consoleLogger: Logger = {
+  info: (m) => console.log(m),
+  warn: (m) => console.warn(m),
+  error: (m) => console.error(m),
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} }
+
+/**
+ * Reads the server options from environment variables. This is the only
+ * place the server looks at `process.env`.
+ *
+ * @example
+ * const server = await startServer({ ...loadConfigFromEnv(), port: 8787 })
+ */
+export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LatchkeyServerOptions & {
+  port: number
+  hostname: string
+} {
+  const port = env.PORT ? Number.parseInt(env.PORT, 10) : DEFAULT_PORT
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`)
+  const int = (name: string): number | undefined => {
+    const value = env[name]
+    if (value === undefined || value === '') return undefined
+    const n = Number.parseInt(value, 10)
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative integer`)
+    return n
+  }
+  const hour = 60 * 60_000
+  const rateLimits: Partial<RateLimitOptions> = {}
+  const sends = int('LATCHKEY_RATE_CODE_SENDS_PER_ADDRESS')
+  if (sends !== undefined) rateLimits.codeSendsPerIdentifier = { limit: sends, windowMs: hour }
+  const perIp = int('LATCHKEY_RATE_CODE_SENDS_PER_IP')
+  if (perIp !== undefined) rateLimits.codeSendsPerIp = { limit: perIp, windowMs: hour }
+  const failures = int('LATCHKEY_RATE_CODE_FAILURES_PER_ADDRESS')
+  if (failures !== undefined)
+    rateLimits.codeFailuresPerIdentifier = { limit: failures, windowMs: hour }
+  const sessions: Partial<SessionOptions> = {}
+  const ttl = int('LATCHKEY_ACCESS_TOKEN_TTL_S')
+  if (ttl !== undefined) sessions.accessTokenTtlS = ttl
+  const abs = int('LATCHKEY_SESSION_ABSOLUTE_MS')
+  if (abs !== undefined) sessions.absoluteLifetimeMs = abs
+  const idle = int('LATCHKEY_SESSION_IDLE_MS')
+  if (idle !== undefined) sessions.idleLifetimeMs = idle
+  return {
+    port,
+    hostname: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.LATCHKEY_DATA_DIR || undefined,
+    publicUrl: env.LATCHKEY_PUBLIC_URL || undefined,
+    masterKey: env.LATCHKEY_MASTER_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.LATCHKEY_MAIL_FROM || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    trustProxy: env.LATCHKEY_TRUST_PROXY === '1' || env.LATCHKEY_TRUST_PROXY === 'true',
+    production: env.NODE_ENV === 'production',
+    rateLimits,
+    sessions,
+  }
+}

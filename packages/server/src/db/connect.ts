@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import SqliteDatabase from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './types.ts'
+
+export type DbKind = 'postgres' | 'sqlite'
+
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  !!url && /^postgres(ql)?:\/\//.test(url)
+
+// pg returns int8 (bigint, count(*)) as strings; our timestamps are epoch ms,
+// far below 2^53, so numbers are exact.
+const pgTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text'),
+}
+
+export interface PostgresConnectOptions {
+  /** Sets `search_path` for every connection (tests use a schema per instance). */
+  schema?: string
+  max?: number
+}
+
+export function connectPostgres(
+  url: string,
+  options: PostgresConnectOptions = {},
+): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types: pgTypes,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}
+
+/** SQLite on a file (created with its directory) or `:memory:`. */
+export function connectSqlite(file: string): Kysely<Database> {
+  const database = new SqliteDatabase(file)
+  database.pragma('foreign_keys = ON')
+  if (file !== ':memory:') {
+    database.pragma('journal_mode = WAL')
+    database.pragma('busy_timeout = 5000')
+  }
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+}
+
+/** Opens the configured database: Postgres for a postgres:// URL, else `${dataDir}/latchkey.sqlite`. */
+export function connectDatabase(
+  databaseUrl: string | undefined,
+  dataDir: string,
+): { db: Kysely<Database>; kind: DbKind } {
+  if (isPostgresUrl(databaseUrl)) return { db: connectPostgres(databaseUrl), kind: 'postgres' }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  return { db: connectSqlite(join(dataDir, 'latchkey.sqlite')), kind: 'sqlite' }
+}
+
+/** Number of rows changed by an UPDATE/DELETE, whatever the driver returns. */
+export const affected = (
+  result: { numUpdatedRows?: bigint; numDeletedRows?: bigint } | undefined,
+): number => Number(result?.numUpdatedRows ?? result?.numDeletedRows ?? 0)
+
+/** True for a unique-constraint violation on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  )
+}

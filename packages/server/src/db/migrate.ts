@@ -1,0 +1,37 @@
+import {
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresAdapter,
+  sql,
+} from 'kysely'
+import * as m001 from './migrations/001_initial.ts'
+import type { Database } from './types.ts'
+
+// A static list (no filesystem scan): works the same from source, bundles and tests.
+const migrations: Record<string, Migration> = {
+  '001_initial': m001,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+/** Applies every pending migration; throws if one fails. Safe to run on every start. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  // On Postgres, pin the migration tables to the connection's schema: Kysely's
+  // existence check looks at every schema, and would be fooled by another
+  // schema's tables (several instances share one database in tests).
+  let migrationTableSchema: string | undefined
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+    migrationTableSchema = rows[0]?.schema
+  }
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,107 @@
+import type { Generated } from 'kysely'
+
+/**
+ * Table shapes. Portable across SQLite and Postgres: text ids, epoch-ms
+ * timestamps as bigint, booleans as 0/1 integers, JSON as text.
+ */
+export interface AppsTable {
+  id: string
+  name: string
+  secret_hash: string
+  /** JSON array of origins. */
+  allowed_origins: string
+  /** JSON object, see AppSettings. */
+  settings: string
+  created_at: number
+}
+
+export interface UsersTable {
+  id: string
+  app_id: string
+  created_at: number
+  has_accepted_terms: number
+  is_guest: number
+}
+
+export interface LinkedAccountsTable {
+  id: string
+  user_id: string
+  app_id: string
+  type: string
+  /** Normalised identity key (lowercased email…); unique per app and type. */
+  identifier: string
+  /** JSON object of type-specific data (e.g. the address as typed). */
+  data: string
+  created_at: number
+  first_verified_at: number
+  latest_verified_at: number
+}
+
+export interface OtpCodesTable {
+  id: string
+  app_id: string
+  channel: string
+  identifier: string
+  code_hash: string
+  expires_at: number
+  attempts: number
+  consumed_at: number | null
+  created_at: number
+}
+
+export interface SessionsTable {
+  id: string
+  app_id: string
+  user_id: string
+  created_at: number
+  last_used_at: number
+  expires_at: number
+  revoked_at: number | null
+}
+
+export interface RefreshTokensTable {
+  token_hash: string
+  session_id: string
+  created_at: number
+  rotated_at: number | null
+  replaced_by: string | null
+}
+
+export interface SigningKeysTable {
+  kid: string
+  /** AES-GCM sealed private JWK (purpose signing-keys, AAD = kid). */
+  private_jwk: string
+  public_jwk: string
+  created_at: number
+  retired_at: number | null
+}
+
+export interface DevMailboxTable {
+  id: Generated<number>
+  app_id: string | null
+  to: string
+  subject: string
+  text: string
+  created_at: number
+}
+
+export interface AnalyticsEventsTable {
+  id: string
+  app_id: string
+  event_name: string
+  client_id: string | null
+  payload: string
+  created_at: number
+}
+
+export interface Database {
+  apps: AppsTable
+  users: UsersTable
+  linked_accounts: LinkedAccountsTable
+  otp_codes: OtpCodesTable
+  sessions: SessionsTable
+  refresh_tokens: RefreshTokensTable
+  signing_keys: SigningKeysTable
+  dev_mailbox: DevMailboxTable
+  analytics_events: AnalyticsEventsTable
+}

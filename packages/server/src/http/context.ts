@@ -1,0 +1,47 @@
+import type { IncomingMessage } from 'node:http'
+import type { Kysely } from 'kysely'
+import type { EmailSender } from '../adapters/email/types.ts'
+import type { AppCache } from '../apps/cache.ts'
+import type { AppRecord } from '../apps/service.ts'
+import type { Logger, RateLimitOptions, SessionOptions } from '../config.ts'
+import type { SecretBox } from '../crypto/secrets.ts'
+import type { Database } from '../db/types.ts'
+import type { RateLimiter } from '../rate-limit/types.ts'
+import type { KeyStore } from '../sessions/keys.ts'
+
+/** Resolved configuration every service reads. */
+export interface ResolvedConfig {
+  publicUrl: string
+  issuer: string
+  mailFrom: string
+  rateLimits: RateLimitOptions
+  sessions: SessionOptions
+  trustProxy: boolean
+  /** The dev mailbox is the email sender, and its routes are served. */
+  devMailbox: boolean
+  https: boolean
+}
+
+/** Everything a handler may use; built once per server. */
+export interface Services {
+  db: Kysely<Database>
+  config: ResolvedConfig
+  secrets: SecretBox
+  keys: KeyStore
+  limiter: RateLimiter
+  email: EmailSender
+  apps: AppCache
+  now: () => number
+  logger: Logger
+}
+
+/** The authenticated caller of a `auth: 'user'` route. */
+export interface AuthContext {
+  userId: string
+  sessionId: string
+}
+
+export interface HonoEnv {
+  Bindings: { incoming?: IncomingMessage }
+  Variables: { app: AppRecord | undefined }
+}

@@ -1,0 +1,213 @@
+import { errorBodySchema, Header } from '@latchkey/protocol'
+import type { Context, Hono } from 'hono'
+import { z } from 'zod'
+import type { AppRecord } from '../apps/service.ts'
+import { ApiError } from '../errors.ts'
+import { authenticateRequest } from '../sessions/service.ts'
+import type { AuthContext, HonoEnv, Services } from './context.ts'
+
+/** Largest JSON body a route accepts. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+export interface HandlerInput<B, Q> {
+  c: Context<HonoEnv>
+  services: Services
+  body: B
+  query: Q
+  /** The app of the request (routes with `app: false` must not read it). */
+  app: AppRecord
+  /** The caller (only on `auth: 'user'` routes). */
+  auth: AuthContext
+}
+
+/**
+ * One endpoint: path, validation, auth and handler in one object, from
+ * which both the Hono handler and the OpenAPI document are made.
+ *
+ * @example
+ * export const meRoute = defineRoute({
+ *   method: 'get', path: routes.usersMe, summary: 'The current user', tags: ['users'],
+ *   auth: 'user', response: usersMeResponseSchema,
+ *   handler: async ({ services, auth, app }) => ({ user: …, identity_token: … }),
+ * })
+ */
+export interface RouteDefinition<
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds routes of every body type
+  B extends z.ZodType | undefined = any,
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds routes of every query type
+  Q extends z.ZodType | undefined = any,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: 'get' | 'post'
+  /** Hono path (`:param` segments). */
+  path: string
+  summary: string
+  tags: string[]
+  auth: 'none' | 'user'
+  /** Needs an app (header or :app_id), checked against the Origin (default true). */
+  app?: boolean
+  body?: B
+  query?: Q
+  response: R
+  /** Status of a success (default 200). */
+  status?: 200 | 201
+  handler: (
+    input: HandlerInput<
+      B extends z.ZodType ? z.output<B> : undefined,
+      Q extends z.ZodType ? z.output<Q> : undefined
+    >,
+  ) => Promise<z.input<R>>
+}
+
+export function defineRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(definition: RouteDefinition<B, Q, R>): RouteDefinition<B, Q, R> {
+  return definition
+}
+
+const issuesOf = (error: z.ZodError) =>
+  error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+
+async function readJson(c: Context<HonoEnv>): Promise<unknown> {
+  const length = Number(c.req.header('content-length') ?? 0)
+  if (length > MAX_BODY_BYTES)
+    throw new ApiError('INVALID_PAYLOAD', 'The request body is too large')
+  const text = await c.req.text()
+  if (text.length > MAX_BODY_BYTES)
+    throw new ApiError('INVALID_PAYLOAD', 'The request body is too large')
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ApiError('INVALID_PAYLOAD', 'The request body is not valid JSON')
+  }
+}
+
+/** Finds the app of a request and refuses an Origin the app does not allow. */
+export async function resolveApp(c: Context<HonoEnv>, services: Services): Promise<AppRecord> {
+  const appId = c.req.param('app_id') ?? c.req.header(Header.appId)
+  if (!appId) throw new ApiError('MISSING_APP_ID', `The ${Header.appId} header is required`)
+  const app = await services.apps.get(appId)
+  if (!app) throw new ApiError('APP_NOT_FOUND')
+  c.set('app', app)
+  const origin = c.req.header('origin')
+  // Server-to-server calls carry no Origin; browsers always send one cross-origin.
+  if (origin !== undefined && !app.allowedOrigins.includes(origin))
+    throw new ApiError('ORIGIN_NOT_ALLOWED')
+  return app
+}
+
+export function bearerToken(c: Context<HonoEnv>): string | undefined {
+  const header = c.req.header('authorization')
+  const match = header?.match(/^Bearer\s+(\S+)$/i)
+  return match?.[1]
+}
+
+/** Registers each route on the Hono app. */
+export function registerRoutes(
+  hono: Hono<HonoEnv>,
+  definitions: RouteDefinition[],
+  services: Services,
+): void {
+  for (const def of definitions) {
+    hono.on(def.method.toUpperCase(), def.path, async (c) => {
+      const app =
+        def.app === false ? (undefined as unknown as AppRecord) : await resolveApp(c, services)
+      let auth = undefined as unknown as AuthContext
+      if (def.auth === 'user') auth = await authenticateRequest(services, bearerToken(c), app.id)
+      let body: unknown
+      if (def.body) {
+        const parsed = def.body.safeParse(await readJson(c))
+        if (!parsed.success)
+          throw new ApiError(
+            'INVALID_PAYLOAD',
+            'The request payload is invalid',
+            issuesOf(parsed.error),
+          )
+        body = parsed.data
+      }
+      let query: unknown
+      if (def.query) {
+        const parsed = def.query.safeParse(c.req.query())
+        if (!parsed.success)
+          throw new ApiError('INVALID_PAYLOAD', 'The query is invalid', issuesOf(parsed.error))
+        query = parsed.data
+      }
+      const result = await def.handler({ c, services, body, query, app, auth })
+      return c.json(result as object, def.status ?? 200)
+    })
+  }
+}
+
+const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' })
+
+/** An OpenAPI 3.1 document generated from the same definitions that serve the routes. */
+export function buildOpenApi(
+  definitions: RouteDefinition[],
+  info: { serverUrl: string; version: string },
+): object {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const def of definitions) {
+    const params: object[] = []
+    const path = def.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+      params.push({ name, in: 'path', required: true, schema: { type: 'string' } })
+      return `{${name}}`
+    })
+    if (def.app !== false && !def.path.includes(':app_id'))
+      params.push({
+        name: Header.appId,
+        in: 'header',
+        required: true,
+        schema: { type: 'string', minLength: 25, maxLength: 25 },
+      })
+    if (def.query) {
+      const schema = toJsonSchema(def.query, 'input') as {
+        properties?: Record<string, object>
+        required?: string[]
+      }
+      for (const [name, prop] of Object.entries(schema.properties ?? {}))
+        params.push({
+          name,
+          in: 'query',
+          required: schema.required?.includes(name) ?? false,
+          schema: prop,
+        })
+    }
+    const operation: Record<string, unknown> = {
+      summary: def.summary,
+      tags: def.tags,
+      operationId: `${def.method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ''))}`,
+      parameters: params,
+      responses: {
+        [String(def.status ?? 200)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: toJsonSchema(def.response, 'output') } },
+        },
+        default: {
+          description: 'Error: `{ code, message }`, status from the error code',
+          content: { 'application/json': { schema: toJsonSchema(errorBodySchema, 'output') } },
+        },
+      },
+    }
+    if (def.body)
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: toJsonSchema(def.body, 'input') } },
+      }
+    if (def.auth === 'user') operation.security = [{ bearer: [] }]
+    paths[path] ??= {}
+    ;(paths[path] as Record<string, unknown>)[def.method] = operation
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Latchkey API', version: info.version },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  }
+}

@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto'
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { ACCESS_TOKEN_TTL_S, Header, routes } from '@latchkey/protocol'
+import { Hono } from 'hono'
+import type { Kysely } from 'kysely'
+import { z } from 'zod'
+import { DevMailboxSender } from './adapters/email/dev-mailbox.ts'
+import { SmtpEmailSender } from './adapters/email/smtp.ts'
+import type { EmailSender } from './adapters/email/types.ts'
+import { analyticsEventRoute } from './analytics/routes.ts'
+import { AppCache } from './apps/cache.ts'
+import { appConfigRoute } from './apps/routes.ts'
+import { emailRoutes } from './auth/email/routes.ts'
+import {
+  consoleLogger,
+  DEFAULT_PORT,
+  defaultRateLimits,
+  type LatchkeyServerOptions,
+  type SessionOptions,
+} from './config.ts'
+import { SecretBox } from './crypto/secrets.ts'
+import { connectDatabase } from './db/connect.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import type { Database } from './db/types.ts'
+import { devMailboxRoute, registerDevMailboxPage } from './dev/routes.ts'
+import { ApiError } from './errors.ts'
+import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
+import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
+import { MemoryRateLimiter } from './rate-limit/memory.ts'
+import { RedisRateLimiter } from './rate-limit/redis.ts'
+import type { RateLimiter } from './rate-limit/types.ts'
+import { KeyStore } from './sessions/keys.ts'
+import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
+import { usersMeRoute } from './users/routes.ts'
+
+export const SERVER_VERSION = '0.1.0'
+
+export const defaultSessionOptions: SessionOptions = {
+  accessTokenTtlS: ACCESS_TOKEN_TTL_S,
+  absoluteLifetimeMs: 30 * 24 * 60 * 60_000,
+  idleLifetimeMs: 7 * 24 * 60 * 60_000,
+  refreshOverlapMs: 10_000,
+}
+
+/** A running Latchkey server in process: the Hono app, its database, and a way to stop it. */
+export interface LatchkeyServer {
+  /** The Hono app; `app.fetch` serves requests, `app.request()` tests them. */
+  app: Hono<HonoEnv>
+  db: Kysely<Database>
+  /** Services (keys, limiter, config…) for scripts and tests. */
+  services: Services
+  /** Every route definition (also the source of the OpenAPI document). */
+  routes: RouteDefinition[]
+  close(): Promise<void>
+}
+
+const ALLOWED_HEADERS = [
+  Header.appId,
+  Header.clientId,
+  Header.analyticsId,
+  Header.client,
+  'authorization',
+  'content-type',
+]
+
+/**
+ * The master key: given, or — outside production — generated once into
+ * `${dataDir}/master.key` (mode 0600) and reused on every start.
+ */
+export function resolveMasterKey(
+  options: LatchkeyServerOptions,
+  dataDir: string,
+): string | Uint8Array {
+  if (options.masterKey) return options.masterKey
+  if (options.production)
+    throw new Error('LATCHKEY_MASTER_KEY is required in production (32 bytes, base64 or hex)')
+  const file = join(dataDir, 'master.key')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const key = randomBytes(32).toString('base64')
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' })
+  chmodSync(file, 0o600)
+  options.logger?.warn?.(
+    `generated a development master key in ${file}; set LATCHKEY_MASTER_KEY in production`,
+  )
+  return key
+}
+
+/**
+ * Builds a Latchkey server: opens the database (SQLite file by default,
+ * Postgres for a postgres:// URL), runs pending migrations, makes sure a
+ * signing key exists, and wires every route.
+ *
+ * @example
+ * const { app, close } = await createLatchkeyServer({ databaseUrl: process.env.DATABASE_URL })
+ * const res = await app.request('/api/v1/openapi.json')
+ */
+export async function createLatchkeyServer(
+  options: LatchkeyServerOptions = {},
+): Promise<LatchkeyServer> {
+  const logger = options.logger ?? consoleLogger
+  const now = options.now ?? Date.now
+  const dataDir = resolve(options.dataDir ?? '.data')
+  const port = options.port ?? DEFAULT_PORT
+  const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '')
+  const issuer = options.issuer ?? publicUrl
+
+  let db: Kysely<Database>
+  let ownsDb: boolean
+  if (options.db) {
+    db = options.db
+    ownsDb = options.ownsDb ?? false
+  } else {
+    db = connectDatabase(options.databaseUrl, dataDir).db
+    ownsDb = true
+  }
+
+  const closers: Array<() => Promise<void>> = []
+  try {
+    await migrateToLatest(db)
+    const secrets = new SecretBox(resolveMasterKey({ ...options, logger }, dataDir))
+
+    let email: EmailSender
+    let devMailbox = false
+    if (options.emailSender) {
+      email = options.emailSender
+      devMailbox = email.kind === 'dev-mailbox'
+    } else if (options.smtpUrl) {
+      email = new SmtpEmailSender({
+        url: options.smtpUrl,
+        from: options.mailFrom ?? 'Latchkey <no-reply@localhost>',
+      })
+    } else {
+      if (options.production && !options.forceDevMailbox)
+        throw new Error(
+          'SMTP_URL is required in production (the dev mailbox would publish login codes)',
+        )
+      email = new DevMailboxSender(db, logger, now)
+      devMailbox = true
+    }
+    if (email.close) closers.push(() => email.close?.() ?? Promise.resolve())
+
+    let limiter: RateLimiter
+    if (options.rateLimiter) limiter = options.rateLimiter
+    else if (options.redisUrl) {
+      const redis = new RedisRateLimiter(options.redisUrl)
+      closers.push(() => redis.close())
+      limiter = redis
+    } else limiter = new MemoryRateLimiter({ now })
+
+    const config: ResolvedConfig = {
+      publicUrl,
+      issuer,
+      mailFrom: options.mailFrom ?? 'Latchkey <no-reply@localhost>',
+      rateLimits: { ...defaultRateLimits, ...(options.rateLimits ?? {}) },
+      sessions: { ...defaultSessionOptions, ...(options.sessions ?? {}) },
+      trustProxy: options.trustProxy ?? false,
+      devMailbox,
+      https: publicUrl.startsWith('https://'),
+    }
+    const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
+    await keys.init()
+    const services: Services = {
+      db,
+      config,
+      secrets,
+      keys,
+      limiter,
+      email,
+      apps: new AppCache(db, now),
+      now,
+      logger,
+    }
+
+    const definitions: RouteDefinition[] = [
+      appConfigRoute,
+      appJwksRoute,
+      wellKnownJwksRoute,
+      ...emailRoutes,
+      refreshRoute,
+      logoutRoute,
+      usersMeRoute,
+      analyticsEventRoute,
+      ...(devMailbox ? [devMailboxRoute] : []),
+    ]
+    const openapiRoute = defineRoute({
+      method: 'get',
+      path: routes.openapi,
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['meta'],
+      auth: 'none',
+      app: false,
+      response: z.record(z.string(), z.unknown()),
+      handler: async () => openapi as Record<string, unknown>,
+    })
+    definitions.push(openapiRoute)
+    const openapi = buildOpenApi(definitions, { serverUrl: publicUrl, version: SERVER_VERSION })
+
+    const app = new Hono<HonoEnv>()
+    app.use('*', securityHeaders(config))
+    app.use('*', cors(services))
+    registerRoutes(app, definitions, services)
+    if (devMailbox) registerDevMailboxPage(app, services)
+    app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))
+    app.onError((error, c) => {
+      if (error instanceof ApiError) return c.json(error.toBody(), error.status as 400)
+      // Unknown failures: log the kind, answer without internals.
+      logger.error(
+        `unhandled error on ${c.req.method} ${c.req.path}: ${error.name}: ${error.message}`,
+      )
+      return c.json(new ApiError('INTERNAL_ERROR').toBody(), 500)
+    })
+
+    return {
+      app,
+      db,
+      services,
+      routes: definitions,
+      async close() {
+        for (const close of closers.reverse()) await close().catch(() => {})
+        if (ownsDb) await db.destroy()
+      },
+    }
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => {})
+    if (ownsDb) await db.destroy().catch(() => {})
+    throw error
+  }
+}
+
+function securityHeaders(config: ResolvedConfig) {
+  return async (c: import('hono').Context<HonoEnv>, next: () => Promise<void>) => {
+    await next()
+    const h = c.res.headers
+    h.set('X-Content-Type-Options', 'nosniff')
+    // The API and the dev pages are never framed (the enclave page will set its own).
+    if (!h.has('Content-Security-Policy'))
+      h.set('Content-Security-Policy', "frame-ancestors 'none'")
+    h.set('X-Frame-Options', 'DENY')
+    h.set('Referrer-Policy', 'no-referrer')
+    if (config.https) h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains')
+    if (!h.has('Cache-Control') && c.req.path.startsWith('/api/'))
+      h.set('Cache-Control', 'no-store')
+  }
+}
+
+/** CORS that reflects only allowlisted origins (security bar 47). */
+function cors(services: Services) {
+  return async (c: import('hono').Context<HonoEnv>, next: () => Promise<void>) => {
+    const origin = c.req.header('origin')
+    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      // Preflights carry no app id value: allow an origin some app allows; the
+      // real request is then checked against its own app.
+      const headers = new Headers({ Vary: 'Origin' })
+      if (origin && (await services.apps.allOrigins()).has(origin)) {
+        headers.set('Access-Control-Allow-Origin', origin)
+        headers.set('Access-Control-Allow-Credentials', 'true')
+        headers.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+        headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS.join(', '))
+        headers.set('Access-Control-Max-Age', '600')
+      }
+      c.res = new Response(null, { status: 204, headers })
+      return
+    }
+    await next()
+    c.res.headers.append('Vary', 'Origin')
+    if (!origin) return
+    const app = c.get('app')
+    const allowed = app
+      ? app.allowedOrigins.includes(origin)
+      : (await services.apps.allOrigins()).has(origin)
+    if (allowed) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin)
+      c.res.headers.set('Access-Control-Allow-Credentials', 'true')
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto'
+import type { AuthResponse } from '@latchkey/protocol'
+import { Header, routes } from '@latchkey/protocol'
+import { type Kysely, sql } from 'kysely'
+import pg from 'pg'
+import { listDevMailbox } from '../adapters/email/dev-mailbox.ts'
+import { type AppRecord, type AppSettings, createApp } from '../apps/service.ts'
+import { type LatchkeyServerOptions, silentLogger } from '../config.ts'
+import { connectPostgres, connectSqlite } from '../db/connect.ts'
+import type { Database } from '../db/types.ts'
+import { createLatchkeyServer, type LatchkeyServer } from '../server.ts'
+
+export const TEST_ORIGIN = 'http://app.test'
+
+/** A clock tests move by hand (no sleeps). */
+export interface TestClock {
+  now: () => number
+  advance(ms: number): void
+  set(ms: number): void
+}
+
+export function createClock(start = Date.UTC(2030, 0, 1)): TestClock {
+  let t = start
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms
+    },
+    set: (ms) => {
+      t = ms
+    },
+  }
+}
+
+export interface RequestOptions {
+  method?: string
+  body?: unknown
+  /** Raw body text (for malformed-JSON tests). */
+  rawBody?: string
+  token?: string
+  /** App id header; defaults to the instance's app; `null` to omit. */
+  appId?: string | null
+  origin?: string | null
+  headers?: Record<string, string>
+}
+
+export interface TestResponse {
+  status: number
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect response bodies loosely
+  body: any
+  headers: Headers
+}
+
+export interface TestInstance {
+  server: LatchkeyServer
+  db: Kysely<Database>
+  clock: TestClock
+  app: AppRecord
+  appSecret: string
+  dialect: 'sqlite' | 'postgres'
+  /** Calls the Hono app in process; JSON in, `{ status, body, headers }` out. */
+  request(path: string, options?: RequestOptions): Promise<TestResponse>
+  /** Latest code the dev mailbox got for `email`. */
+  lastCode(email: string): Promise<string>
+  /** init + authenticate: a logged-in user. */
+  login(email: string, options?: { appId?: string }): Promise<AuthResponse>
+  /** Creates another app in the same database. */
+  createApp(settings?: AppSettings, origins?: string[]): Promise<AppRecord>
+  countRows(table: keyof Database): Promise<number>
+  close(): Promise<void>
+}
+
+async function openDatabase(): Promise<{
+  db: Kysely<Database>
+  dialect: 'sqlite' | 'postgres'
+  cleanup: () => Promise<void>
+}> {
+  const url = process.env.DATABASE_URL
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const schema = `t_${randomBytes(8).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`CREATE SCHEMA ${schema}`)
+    await admin.end()
+    const db = connectPostgres(url, { schema, max: 5 })
+    return {
+      db,
+      dialect: 'postgres',
+      cleanup: async () => {
+        await db.destroy()
+        const drop = new pg.Client({ connectionString: url })
+        await drop.connect()
+        await drop.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+        await drop.end()
+      },
+    }
+  }
+  const db = connectSqlite(':memory:')
+  return { db, dialect: 'sqlite', cleanup: () => db.destroy() }
+}
+
+/**
+ * A fresh server on a fresh database for one test file: in-memory SQLite, or
+ * a new Postgres schema (dropped on close) when DATABASE_URL is set. Uses a
+ * hand-driven clock, the dev mailbox and a silent logger.
+ *
+ * @example
+ * const t = await getTestInstance()
+ * afterAll(() => t.close())
+ * const { body } = await t.request(routes.emailInit, { method: 'POST', body: { email: 'a@b.co' } })
+ */
+export async function getTestInstance(
+  options: Partial<LatchkeyServerOptions> & { appSettings?: AppSettings } = {},
+): Promise<TestInstance> {
+  const { db, dialect, cleanup } = await openDatabase()
+  const clock = createClock()
+  const { appSettings, ...serverOptions } = options
+  let server: LatchkeyServer
+  try {
+    server = await createLatchkeyServer({
+      db,
+      masterKey: randomBytes(32),
+      publicUrl: 'http://latchkey.test',
+      logger: silentLogger,
+      now: clock.now,
+      ...serverOptions,
+    })
+  } catch (error) {
+    await cleanup()
+    throw error
+  }
+  const created = await createApp(db, {
+    name: 'Test App',
+    origins: [TEST_ORIGIN],
+    settings: appSettings ?? {},
+  })
+
+  const instance: TestInstance = {
+    server,
+    db,
+    clock,
+    app: created.app,
+    appSecret: created.secret,
+    dialect,
+    async request(path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+      const appId = opts.appId === undefined ? created.app.id : opts.appId
+      if (appId !== null) headers[Header.appId] = appId
+      if (opts.origin) headers.origin = opts.origin
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`
+      let body: string | undefined
+      if (opts.rawBody !== undefined) body = opts.rawBody
+      else if (opts.body !== undefined) body = JSON.stringify(opts.body)
+      if (body !== undefined) headers['content-type'] ??= 'application/json'
+      const res = await server.app.request(path, {
+        method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+        headers,
+        body,
+      })
+      const text = await res.text()
+      let parsed: unknown = text
+      try {
+        parsed = text ? JSON.parse(text) : null
+      } catch {}
+      return { status: res.status, body: parsed, headers: res.headers }
+    },
+    async lastCode(email) {
+      const [message] = await listDevMailbox(db, email, 1)
+      if (!message?.code) throw new Error(`No code was sent to ${email}`)
+      return message.code
+    },
+    async login(email, opts = {}) {
+      const appId = opts.appId ?? created.app.id
+      const init = await instance.request(routes.emailInit, { body: { email }, appId })
+      if (init.status !== 200) throw new Error(`init failed: ${JSON.stringify(init.body)}`)
+      const code = await instance.lastCode(email)
+      const auth = await instance.request(routes.emailAuthenticate, {
+        body: { email, code },
+        appId,
+      })
+      if (auth.status !== 200) throw new Error(`authenticate failed: ${JSON.stringify(auth.body)}`)
+      // Past the resend cooldown, so the next init for this address works.
+      clock.advance(31_000)
+      return auth.body as AuthResponse
+    },
+    async createApp(settings = {}, origins = [TEST_ORIGIN]) {
+      const { app } = await createApp(db, { name: 'Other App', origins, settings })
+      return app
+    },
+    async countRows(table) {
+      const row = await db
+        .selectFrom(table)
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
+    async close() {
+      await server.close()
+      await cleanup()
+    },
+  }
+  return instance
+}

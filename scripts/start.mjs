@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm start`: provisions the demo app, then runs the Latchkey server (SQLite,
+// dev mailbox) and the demo app side by side, and prints their URLs.
+import { spawn, spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const serverPort = Number(process.env.LATCHKEY_PORT ?? 8787)
+const demoPort = Number(process.env.DEMO_PORT ?? 5173)
+const serverUrl = `http://localhost:${serverPort}`
+const demoUrl = `http://localhost:${demoPort}`
+// A fixed id keeps the demo's configuration stable across restarts (dev only).
+const DEMO_APP_ID = 'latchkeydemo0000000000001'
+const tsx = join(root, 'node_modules/.bin/tsx')
+const cli = join(root, 'packages/server/src/cli.ts')
+const env = { ...process.env, LATCHKEY_PUBLIC_URL: serverUrl, PORT: String(serverPort) }
+
+const ensure = spawnSync(
+  tsx,
+  [
+    cli,
+    'apps',
+    'ensure',
+    '--id',
+    DEMO_APP_ID,
+    '--name',
+    'Latchkey Demo',
+    '--origin',
+    demoUrl,
+    '--origin',
+    `http://127.0.0.1:${demoPort}`,
+  ],
+  { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
+)
+if (ensure.status !== 0) process.exit(ensure.status ?? 1)
+
+const children = []
+function run(name, command, args, { cwd = root, extraEnv = {} } = {}) {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const prefix = (line) => (line ? `[${name}] ${line}\n` : '')
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (chunk) => {
+      for (const line of String(chunk).split('\n')) process.stdout.write(prefix(line))
+    })
+  child.on('exit', (code) => {
+    console.log(`[${name}] exited with ${code}`)
+    shutdown(code ?? 1)
+  })
+  children.push(child)
+  return child
+}
+
+function shutdown(code = 0) {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+  process.exit(code)
+}
+process.on('SIGINT', () => shutdown(0))
+process.on('SIGTERM', () => shutdown(0))
+
+run('server', tsx, [cli, 'serve'])
+run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '--strictPort'], {
+  cwd: join(root, 'apps/demo'),
+  extraEnv: { VITE_LATCHKEY_API_URL: serverUrl, VITE_LATCHKEY_APP_ID: DEMO_APP_ID },
+})
+
+async function waitFor(url) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(url)
+      return true
+    } catch {
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+  return false
+}
+
+await Promise.all([waitFor(`${serverUrl}/api/v1/openapi.json`), waitFor(demoUrl)])
+console.log(`
+  Latchkey server:  ${serverUrl}
+  Dev mailbox:      ${serverUrl}/dev/mailbox
+  Demo app:         ${demoUrl}
+  Demo app id:      ${DEMO_APP_ID}
+
+  Open the demo, click "Log in", and read your code in the dev mailbox (it is printed here too).
+`)
