@@ -24,7 +24,7 @@ const server = await startServer({
   rateLimits: {
     codeSendsPerIdentifier: unlimited,
     codeSendsPerIp: unlimited,
-    codeFailuresPerIdentifier: unlimited,
+    codeAttemptsPerIdentifier: unlimited,
   },
   logger: { info() {}, warn() {}, error: (m) => console.error(m) },
 })

@@ -21,8 +21,8 @@ export interface RateLimitOptions {
   codeSendsPerIdentifier: RateLimitRule
   /** Codes requested from one IP (default 50 per hour). */
   codeSendsPerIp: RateLimitRule
-  /** Wrong codes entered for one address, across codes (default 20 per hour). */
-  codeFailuresPerIdentifier: RateLimitRule
+  /** Code attempts (right or wrong) for one address, across codes (default 20 per hour). */
+  codeAttemptsPerIdentifier: RateLimitRule
 }
 
 export interface SessionOptions {
@@ -85,7 +85,7 @@ export interface LatchkeyServerOptions {
 export const defaultRateLimits: RateLimitOptions = {
   codeSendsPerIdentifier: { limit: 10, windowMs: 60 * 60_000 },
   codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
-  codeFailuresPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
+  codeAttemptsPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
 }
 
 export const DEFAULT_PORT = 8787
@@ -125,9 +125,9 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   if (sends !== undefined) rateLimits.codeSendsPerIdentifier = { limit: sends, windowMs: hour }
   const perIp = int('LATCHKEY_RATE_CODE_SENDS_PER_IP')
   if (perIp !== undefined) rateLimits.codeSendsPerIp = { limit: perIp, windowMs: hour }
-  const failures = int('LATCHKEY_RATE_CODE_FAILURES_PER_ADDRESS')
+  const failures = int('LATCHKEY_RATE_CODE_ATTEMPTS_PER_ADDRESS')
   if (failures !== undefined)
-    rateLimits.codeFailuresPerIdentifier = { limit: failures, windowMs: hour }
+    rateLimits.codeAttemptsPerIdentifier = { limit: failures, windowMs: hour }
   const sessions: Partial<SessionOptions> = {}
   const ttl = int('LATCHKEY_ACCESS_TOKEN_TTL_S')
   if (ttl !== undefined) sessions.accessTokenTtlS = ttl

@@ -7,7 +7,7 @@ import { getTestInstance, type TestInstance } from '../test/instance.ts'
 let t: TestInstance
 beforeAll(async () => {
   t = await getTestInstance({
-    rateLimits: { codeFailuresPerIdentifier: { limit: 12, windowMs: 3_600_000 } },
+    rateLimits: { codeAttemptsPerIdentifier: { limit: 12, windowMs: 3_600_000 } },
   })
 })
 afterAll(() => t.close())
@@ -92,5 +92,29 @@ describe('per-address cap across codes', () => {
     const fresh = await t.lastCode(email)
     const res = await t.request(routes.emailAuthenticate, { body: { email, code: fresh } })
     expect(res).toMatchObject({ status: 429, body: { code: 'TOO_MANY_ATTEMPTS' } })
+  })
+})
+
+describe('per-address cap under a concurrent burst', () => {
+  it('counts attempts atomically, so a burst cannot exceed the per-address cap', async () => {
+    const small = await getTestInstance({
+      rateLimits: { codeAttemptsPerIdentifier: { limit: 3, windowMs: 3_600_000 } },
+    })
+    try {
+      const email = 'burst-across@example.com'
+      await small.request(routes.emailInit, { body: { email } })
+      const code = await small.lastCode(email)
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          small.request(routes.emailAuthenticate, { body: { email, code: wrongCode(code) } }),
+        ),
+      )
+      expect(results.filter((r) => r.body.code === 'INVALID_CODE')).toHaveLength(3)
+      expect(results.filter((r) => r.body.code === 'TOO_MANY_ATTEMPTS')).toHaveLength(7)
+      const right = await small.request(routes.emailAuthenticate, { body: { email, code } })
+      expect(right.body.code).toBe('TOO_MANY_ATTEMPTS')
+    } finally {
+      await small.close()
+    }
   })
 })

@@ -117,16 +117,22 @@ export interface VerifyOtpInput {
  * atomically BEFORE the comparison (`attempts < CODE_MAX_ATTEMPTS` in the
  * UPDATE), so a concurrent burst of guesses cannot exceed the cap; a correct
  * code is consumed with a conditional UPDATE, so it works exactly once.
- * Wrong codes also count against a per-identifier cap across codes.
+ * Every attempt also counts against a per-identifier cap across codes,
+ * taken atomically from the rate limiter before anything else, so that cap
+ * holds under a concurrent burst too.
  *
  * Throws INVALID_CODE (wrong, expired, none), TOO_MANY_ATTEMPTS (cap hit).
  */
 export async function verifyOtp(services: Services, input: VerifyOtpInput): Promise<void> {
   const { db, limiter, config } = services
   const { appId, channel, identifier } = input
-  const failures = config.rateLimits.codeFailuresPerIdentifier
-  const failureKey = `otp-fail:${appId}:${channel}:${identifier}`
-  if ((await limiter.peek(failureKey)) >= failures.limit) throw new ApiError('TOO_MANY_ATTEMPTS')
+  const perIdentifier = config.rateLimits.codeAttemptsPerIdentifier
+  const counted = await limiter.hit(
+    `otp-attempt:${appId}:${channel}:${identifier}`,
+    perIdentifier.limit,
+    perIdentifier.windowMs,
+  )
+  if (!counted.allowed) throw new ApiError('TOO_MANY_ATTEMPTS')
 
   const now = services.now()
   const row = await db
@@ -139,19 +145,16 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()
-  if (!row || now >= Number(row.expires_at)) {
-    await limiter.hit(failureKey, failures.limit, failures.windowMs)
-    throw new ApiError('INVALID_CODE')
-  }
+  if (!row || now >= Number(row.expires_at)) throw new ApiError('INVALID_CODE')
 
-  const counted = await db
+  const attempt = await db
     .updateTable('otp_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('id', '=', row.id)
     .where('attempts', '<', CODE_MAX_ATTEMPTS)
     .where('consumed_at', 'is', null)
     .executeTakeFirst()
-  if (affected(counted) !== 1) {
+  if (affected(attempt) !== 1) {
     // Either the cap is spent or a concurrent request consumed the code.
     const current = await db
       .selectFrom('otp_codes')
@@ -163,10 +166,8 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
     throw new ApiError('INVALID_CODE')
   }
 
-  if (!safeEqual(row.code_hash, codeHash(services, appId, channel, identifier, input.code))) {
-    await limiter.hit(failureKey, failures.limit, failures.windowMs)
+  if (!safeEqual(row.code_hash, codeHash(services, appId, channel, identifier, input.code)))
     throw new ApiError('INVALID_CODE')
-  }
 
   const consumed = await db
     .updateTable('otp_codes')
