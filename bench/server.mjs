@@ -11,7 +11,9 @@ const headers = { 'content-type': 'application/json', 'latchkey-app-id': APP_ID 
 
 function startServerProcess() {
   const pin = spawnSync('taskset', ['-V']).status === 0
-  const node = [process.execPath, '--import', 'tsx', join(here, 'server-proc.ts')]
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
+  const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
+  const node = [process.execPath, ...extra, '--import', 'tsx', join(here, 'server-proc.ts')]
   const [command, ...args] = pin ? ['taskset', '-c', '0', ...node] : node
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], cwd: here })
   return new Promise((resolve, reject) => {
@@ -66,9 +68,12 @@ function load(options) {
 export async function measureServer({ seconds = 10, connections = 16 } = {}) {
   const { child, url, pinned } = await startServerProcess()
   try {
-    // Refresh: each connection walks its own rotation chain.
+    // Refresh: a pool of live refresh tokens; each answer puts its rotated
+    // successor back. (autocannon resets per-connection context between
+    // requests, so the chain lives here.) Twice as many sessions as
+    // connections keeps the pool from running dry between answer and request.
     const sessions = []
-    for (const { email, code } of await issueCodes(url, child, 'r', connections)) {
+    for (const { email, code } of await issueCodes(url, child, 'r', connections * 2)) {
       const auth = await post(url, '/api/v1/passwordless/authenticate', { email, code })
       sessions.push(auth.refresh_token)
     }
@@ -81,12 +86,11 @@ export async function measureServer({ seconds = 10, connections = 16 } = {}) {
           method: 'POST',
           path: '/api/v1/sessions',
           headers,
-          setupRequest(req, context) {
-            context.token ??= sessions.pop()
-            return { ...req, body: JSON.stringify({ refresh_token: context.token }) }
+          setupRequest(req) {
+            return { ...req, body: JSON.stringify({ refresh_token: sessions.shift() }) }
           },
-          onResponse(status, body, context) {
-            if (status === 200) context.token = JSON.parse(body).refresh_token
+          onResponse(status, body) {
+            if (status === 200) sessions.push(JSON.parse(body).refresh_token)
           },
         },
       ],
