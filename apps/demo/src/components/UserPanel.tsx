@@ -1,0 +1,54 @@
+import { type User, useLatchkey } from '@latchkey/react'
+import { useState } from 'react'
+import { LinkedAccounts } from './LinkedAccounts.tsx'
+
+export function UserPanel({ user }: { user: User }) {
+  const { logout } = useLatchkey()
+  const [leaving, setLeaving] = useState(false)
+  const name = user.email?.address ?? user.id
+  return (
+    <section className="card" aria-labelledby="user-title">
+      <div className="user-head">
+        <span className="avatar" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+        <div className="user-head-text">
+          <h2 id="user-title" className="card-title">
+            You're logged in
+          </h2>
+          <p className="muted">Member since {user.createdAt.toLocaleDateString()}</p>
+        </div>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={leaving}
+          onClick={async () => {
+            setLeaving(true)
+            try {
+              await logout()
+            } finally {
+              setLeaving(false)
+            }
+          }}
+        >
+          {leaving ? 'Logging out…' : 'Log out'}
+        </button>
+      </div>
+
+      <dl className="fields">
+        <div className="field">
+          <dt>User ID</dt>
+          <dd>
+            <code data-testid="user-id">{user.id}</code>
+          </dd>
+        </div>
+        <div className="field">
+          <dt>Email</dt>
+          <dd data-testid="user-email">{user.email?.address ?? '—'}</dd>
+        </div>
+      </dl>
+
+      <LinkedAccounts accounts={user.linkedAccounts} />
+    </section>
+  )
+}

@@ -1,0 +1,40 @@
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+/** Debian's Chromium, headless, as the machine provides it (Playwright cannot download browsers here). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+}
+
+/** The newest code the dev mailbox holds for `to`, read through the server's dev mailbox API. */
+export async function readCode(serverUrl: string, to: string, notBefore = 0): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const response = await fetch(`${serverUrl}/api/v1/dev/mailbox?to=${encodeURIComponent(to)}`)
+    const { messages } = (await response.json()) as {
+      messages: Array<{ code: string | null; created_at: number }>
+    }
+    const latest = messages.find((m) => m.code && m.created_at >= notBefore)
+    if (latest?.code) return latest.code
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no code arrived for ${to}`)
+}
+
+/** Types a code into the six code boxes, starting at the first. */
+export async function typeCode(page: Page, code: string) {
+  await page.getByRole('textbox', { name: 'Digit 1 of 6' }).click()
+  await page.keyboard.type(code)
+}
+
+export const uniqueEmail = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+
+export interface E2EContext {
+  serverUrl: string
+  demoUrl: string
+  appId: string
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    e2e: E2EContext
+  }
+}
+
+const APP_ID = 'e2eappaaaaaaaaaaaaaaaaaaa'
+const root = join(import.meta.dirname, '..')
+
+/**
+ * Starts what a user runs: the Latchkey server (SQLite in a temp dir, or a
+ * fresh schema of DATABASE_URL's Postgres) with the dev mailbox, and the demo
+ * app on Vite, with the demo's origin allowed.
+ */
+export default async function setup(project: TestProject) {
+  const { startServer, ensureApp } = await import('@latchkey/server')
+  const { createServer } = await import('vite')
+  const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
+
+  let databaseUrl: string | undefined
+  let dropSchema: (() => Promise<void>) | undefined
+  if (process.env.DATABASE_URL) {
+    const pg = await import('pg')
+    const schema = `e2e_${Date.now().toString(36)}_${process.pid}`
+    const admin = new pg.default.Client({ connectionString: process.env.DATABASE_URL })
+    await admin.connect()
+    await admin.query(`CREATE SCHEMA ${schema}`)
+    await admin.end()
+    const url = new URL(process.env.DATABASE_URL)
+    url.searchParams.set('options', `-c search_path=${schema}`)
+    databaseUrl = url.toString()
+    dropSchema = async () => {
+      const client = new pg.default.Client({ connectionString: process.env.DATABASE_URL })
+      await client.connect()
+      await client.query(`DROP SCHEMA ${schema} CASCADE`)
+      await client.end()
+    }
+  }
+
+  const server = await startServer({
+    port: 0,
+    hostname: '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    forceDevMailbox: true,
+    logger: { info() {}, warn() {}, error: (m: string) => console.error(m) },
+  })
+
+  process.env.VITE_LATCHKEY_API_URL = server.url
+  process.env.VITE_LATCHKEY_APP_ID = APP_ID
+  const demo = await createServer({
+    root: join(root, 'apps/demo'),
+    configFile: join(root, 'apps/demo/vite.config.ts'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false },
+  })
+  await demo.listen()
+  const address = demo.httpServer?.address()
+  if (!address || typeof address === 'string') throw new Error('demo server did not start')
+  const demoUrl = `http://127.0.0.1:${address.port}`
+
+  await ensureApp(server.server.db, { id: APP_ID, name: 'E2E Demo', origins: [demoUrl] })
+
+  project.provide('e2e', { serverUrl: server.url, demoUrl, appId: APP_ID })
+
+  return async () => {
+    await demo.close()
+    await server.close()
+    await dropSchema?.()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}

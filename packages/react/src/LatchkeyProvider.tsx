@@ -1,0 +1,88 @@
+import { createLatchkeyClient, type LatchkeyClient, LatchkeyError } from '@latchkey/core'
+import { CLIENT_VERSION } from '@latchkey/protocol/constants'
+import { isValidAppId } from '@latchkey/protocol/validation'
+import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
+import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
+import { LatchkeyContext } from './context.ts'
+import { ModalHost } from './modal/lazy.tsx'
+import { createLatchkeyInstance } from './store.ts'
+
+export interface LatchkeyProviderProps {
+  /** The app's id: 25 characters, from `latchkey apps create`. */
+  appId: string
+  /** The Latchkey server's base URL, e.g. `https://auth.example.com`. */
+  apiUrl: string
+  /** Host-supplied configuration (spec 01 §3); falls back to the server's app configuration. */
+  config?: LatchkeyConfig
+  children?: ReactNode
+}
+
+// Spec 01 §5: only one provider instance may be mounted. Counted in a layout
+// effect (not in render) so StrictMode's mount → unmount → mount nets to one.
+// Layout effects run children first, so nesting is refused through context instead.
+let mountedProviders = 0
+
+// sdk_initialize goes out once per configuration of a client (spec 01 §7),
+// however often StrictMode replays effects.
+const initializedWith = new WeakMap<LatchkeyClient, string>()
+
+/**
+ * Makes Latchkey available to the app: creates the client, restores the
+ * session, fetches the app's configuration, and mounts the login modal on
+ * first use.
+ *
+ * @example
+ * <LatchkeyProvider appId="clxxxxxxxxxxxxxxxxxxxxxxx" apiUrl="https://auth.example.com"
+ *   config={{ appearance: { theme: 'dark' }, loginMethods: ['email'] }}>
+ *   <App />
+ * </LatchkeyProvider>
+ */
+export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyProviderProps) {
+  // A provider inside another is caught here, at render; siblings by the counter below.
+  if (useContext(LatchkeyContext)) throw new LatchkeyError('PROVIDER_ALREADY_MOUNTED')
+  if (!isValidAppId(appId)) throw new LatchkeyError('INVALID_APP_ID')
+  const key = configKey(config)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the config's content, so an inline object literal does not count as a new configuration
+  const hostConfig = useMemo(() => config ?? {}, [key])
+  if (hostConfig.loginMethods && effectiveLoginMethods(hostConfig, null).length === 0)
+    throw new LatchkeyError('NO_LOGIN_METHODS')
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one client per app id and server; later config changes flow through the instance's store
+  const instance = useMemo(
+    () => createLatchkeyInstance(createLatchkeyClient({ appId, apiUrl }), hostConfig),
+    [appId, apiUrl],
+  )
+
+  useLayoutEffect(() => {
+    if (mountedProviders > 0) throw new LatchkeyError('PROVIDER_ALREADY_MOUNTED')
+    mountedProviders++
+    return () => {
+      mountedProviders--
+    }
+  }, [])
+
+  useLayoutEffect(() => instance.setHostConfig(hostConfig), [instance, hostConfig])
+
+  useEffect(() => {
+    void instance.client.session.initialize()
+    void instance.loadAppConfig()
+  }, [instance])
+
+  useEffect(() => {
+    const { client } = instance
+    if (initializedWith.get(client) === key) return
+    initializedWith.set(client, key)
+    client.trackEvent('sdk_initialize', {
+      version: CLIENT_VERSION,
+      loginMethods: hostConfig.loginMethods ?? null,
+      theme: hostConfig.appearance?.theme ?? 'light',
+    })
+  }, [instance, key, hostConfig])
+
+  return (
+    <LatchkeyContext.Provider value={instance}>
+      {children}
+      <ModalHost instance={instance} preload />
+    </LatchkeyContext.Provider>
+  )
+}

@@ -1,0 +1,111 @@
+import type { LoginMethod } from '@latchkey/core'
+import { DEFAULT_ACCENT_COLOR, LOGIN_MESSAGE_MAX_LENGTH } from '@latchkey/protocol/constants'
+import type { AppConfig } from '@latchkey/protocol/schemas'
+import type { ReactElement } from 'react'
+
+/** `appearance` of the host-supplied configuration (spec 01 §3). */
+export interface LatchkeyAppearance {
+  /** `palette.colorScheme` of the spec. Default `'light'`. */
+  theme?: 'light' | 'dark'
+  /** A CSS colour; overrides the server's accent colour. */
+  accentColor?: string
+  /** A URL or an element, shown on the landing screen (max 180×90). */
+  logo?: string | ReactElement
+  /** Replaces the default landing header 'Log in or sign up'. */
+  landingHeader?: string
+  /** A short line under the header; cut to 100 characters. */
+  loginMessage?: string
+  /** The 'Protected by Latchkey' footer. Default `true`. */
+  showLatchkeyBranding?: boolean
+}
+
+/** `legal` of the host-supplied configuration (spec 01 §3). */
+export interface LatchkeyLegal {
+  termsAndConditionsUrl?: string
+  privacyPolicyUrl?: string
+  requireUsersAcceptTerms?: boolean
+}
+
+/**
+ * What the host app configures on `LatchkeyProvider` (spec 01 §3
+ * "Host-supplied configuration"). Anything left out falls back to the app's
+ * configuration on the server.
+ */
+export interface LatchkeyConfig {
+  appearance?: LatchkeyAppearance
+  legal?: LatchkeyLegal
+  /** Login methods to offer, in order. Default: the methods enabled on the server. */
+  loginMethods?: LoginMethod[]
+  /** Refuse `name+tag@host` addresses (spec 01 §5). */
+  disablePlusEmails?: boolean
+}
+
+/** Login methods this version of the modal can draw. Later login methods add themselves here. */
+export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = ['email']
+
+/** Host configuration merged over the server's: what the modal renders from. */
+export interface ResolvedConfig {
+  appName: string | null
+  theme: 'light' | 'dark'
+  accentColor: string
+  logo: string | ReactElement | null
+  landingHeader: string | null
+  loginMessage: string | null
+  showLatchkeyBranding: boolean
+  termsAndConditionsUrl: string | null
+  privacyPolicyUrl: string | null
+  requireUsersAcceptTerms: boolean
+  disablePlusEmails: boolean
+  /** The methods to draw, in order; empty is a configuration error (NO_LOGIN_METHODS). */
+  loginMethods: LoginMethod[]
+}
+
+/** The login message, cut to 100 characters (spec 01 §5). */
+export function cutLoginMessage(message: string | undefined | null): string | null {
+  if (!message) return null
+  return message.slice(0, LOGIN_MESSAGE_MAX_LENGTH)
+}
+
+function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
+  if (!app) return [...IMPLEMENTED_LOGIN_METHODS]
+  return (Object.keys(app.login_methods) as Array<keyof AppConfig['login_methods']>).filter(
+    (name): name is LoginMethod => name !== 'guest' && app.login_methods[name],
+  )
+}
+
+/** The login methods the modal offers: the host's list, else the server's, limited to implemented ones. */
+export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
+  const wanted = host.loginMethods ?? serverLoginMethods(app)
+  return [...new Set(wanted)].filter((method) => IMPLEMENTED_LOGIN_METHODS.includes(method))
+}
+
+/** Merges host configuration over the server's; the host wins where both say something. */
+export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): ResolvedConfig {
+  const appearance = host.appearance ?? {}
+  const legal = host.legal ?? {}
+  return {
+    appName: app?.name ?? null,
+    theme: appearance.theme ?? 'light',
+    accentColor: appearance.accentColor ?? app?.accent_color ?? DEFAULT_ACCENT_COLOR,
+    logo: appearance.logo ?? app?.logo_url ?? null,
+    landingHeader: appearance.landingHeader ?? null,
+    loginMessage: cutLoginMessage(appearance.loginMessage),
+    showLatchkeyBranding: appearance.showLatchkeyBranding ?? true,
+    termsAndConditionsUrl: legal.termsAndConditionsUrl ?? app?.terms_and_conditions_url ?? null,
+    privacyPolicyUrl: legal.privacyPolicyUrl ?? app?.privacy_policy_url ?? null,
+    requireUsersAcceptTerms:
+      legal.requireUsersAcceptTerms ?? app?.require_users_accept_terms ?? false,
+    disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
+    loginMethods: effectiveLoginMethods(host, app),
+  }
+}
+
+/**
+ * A key that changes only when the configuration's content does, so an inline
+ * `config={{…}}` does not count as a new configuration on every render.
+ */
+export function configKey(config: LatchkeyConfig | undefined): string {
+  return JSON.stringify(config ?? {}, (_key, value) =>
+    value && typeof value === 'object' && '$$typeof' in value ? '[element]' : value,
+  )
+}

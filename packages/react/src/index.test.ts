@@ -1,0 +1,14 @@
+import { expect, it } from 'vitest'
+import * as entry from './index.ts'
+
+// The public surface of @latchkey/react: a change here is an API change.
+it('exports exactly these names', () => {
+  expect(Object.keys(entry).sort()).toEqual([
+    'LatchkeyError',
+    'LatchkeyLoginPanel',
+    'LatchkeyProvider',
+    'useLatchkey',
+    'useLogin',
+    'useLoginWithEmail',
+  ])
+})

@@ -1,0 +1,222 @@
+import { act, cleanup, createEvent, fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useLatchkey } from '../hooks/useLatchkey.ts'
+import { type UseLoginParameters, useLogin } from '../hooks/useLogin.ts'
+import { appConfig } from '../test/fake-server.ts'
+import { renderWithProvider } from '../test/render.tsx'
+
+beforeEach(() => localStorage.clear())
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+  vi.unstubAllGlobals()
+})
+
+function Host({ onComplete }: UseLoginParameters) {
+  const { ready, authenticated, user, logout } = useLatchkey()
+  const { login } = useLogin({ onComplete })
+  if (!ready) return <p>Loading…</p>
+  return authenticated ? (
+    <div>
+      <p>Logged in as {user?.email?.address}</p>
+      <button type="button" onClick={() => void logout()}>
+        Log out
+      </button>
+    </div>
+  ) : (
+    <button type="button" onClick={() => login()}>
+      Log in
+    </button>
+  )
+}
+
+function NoSignup() {
+  const { login } = useLatchkey()
+  return (
+    <button type="button" onClick={() => login({ disableSignup: true })}>
+      Log in
+    </button>
+  )
+}
+
+const boxes = () => screen.getAllByRole('textbox', { name: /Digit \d of 6/ }) as HTMLInputElement[]
+const pasteCode = (code: string) => {
+  const first = boxes()[0] as HTMLInputElement
+  fireEvent(first, createEvent.paste(first, { clipboardData: { getData: () => code } }))
+}
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
+
+describe('login modal', () => {
+  it('logs in with an email code: send → wrong code → clear → right code → success → close', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const onComplete = vi.fn()
+    const { server } = renderWithProvider(<Host onComplete={onComplete} />)
+    const opener = await screen.findByRole('button', { name: 'Log in' })
+    opener.focus()
+    fireEvent.click(opener)
+
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    const email = await screen.findByRole('textbox', { name: 'Email address' })
+    expect(dialog.getAttribute('aria-labelledby')).toBe(
+      screen.getByRole('heading', { name: 'Log in or sign up' }).id,
+    )
+    fireEvent.change(email, { target: { value: 'alice@example.com' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+
+    await screen.findByRole('heading', { name: 'Enter confirmation code' })
+    expect(server.calls.find((c) => c.path === '/api/v1/passwordless/init')?.body).toEqual({
+      email: 'alice@example.com',
+    })
+    expect(document.activeElement).toBe(boxes()[0])
+
+    // A wrong code: the message shows at once, the boxes clear 1.4 s later.
+    pasteCode('000000')
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Invalid or expired verification code',
+    )
+    expect(
+      boxes()
+        .map((b) => b.value)
+        .join(''),
+    ).toBe('000000')
+    await advance(1_300)
+    expect(
+      boxes()
+        .map((b) => b.value)
+        .join(''),
+    ).toBe('000000')
+    await advance(200)
+    expect(
+      boxes()
+        .map((b) => b.value)
+        .join(''),
+    ).toBe('')
+    expect(document.activeElement).toBe(boxes()[0])
+
+    // The right code.
+    pasteCode(server.code)
+    await screen.findByRole('heading', { name: 'Success!' })
+    const authCalls = server.calls.filter((c) => c.path === '/api/v1/passwordless/authenticate')
+    expect(authCalls.at(-1)?.body).toEqual({
+      email: 'alice@example.com',
+      code: server.code,
+      mode: 'login-or-sign-up',
+    })
+
+    // Closes 1.4 s after success; focus returns to the opener's place.
+    await advance(1_300)
+    expect(screen.queryByRole('dialog')).not.toBeNull()
+    await advance(200)
+    expect(onComplete).toHaveBeenCalledWith(
+      expect.objectContaining({
+        isNewUser: true,
+        wasAlreadyAuthenticated: false,
+        loginMethod: 'email',
+      }),
+    )
+    await advance(600)
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(screen.getByText('Logged in as alice@example.com')).toBeTruthy()
+    expect(localStorage.getItem('latchkey:recent-login-method:testappaaaaaaaaaaaaaaaaaa')).toBe(
+      'email',
+    )
+  })
+
+  it('closes on Escape and returns focus to the opener', async () => {
+    renderWithProvider(<Host />)
+    const opener = await screen.findByRole('button', { name: 'Log in' })
+    opener.focus()
+    fireEvent.click(opener)
+    await screen.findByRole('textbox', { name: 'Email address' })
+    fireEvent.keyDown(document, { key: 'Escape' })
+    expect(document.activeElement).toBe(opener)
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+
+  it('keeps Tab inside the dialog', async () => {
+    renderWithProvider(<Host />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    const close = await screen.findByRole('button', { name: 'Close' })
+    const email = await screen.findByRole('textbox', { name: 'Email address' })
+    fireEvent.change(email, { target: { value: 'a@b.co' } })
+    screen.getByRole('button', { name: 'Submit' }).focus()
+    fireEvent.keyDown(document, { key: 'Tab' })
+    expect(document.activeElement).toBe(close)
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true })
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Submit' }))
+  })
+
+  it("shows the account-not-found screen, and 'Try logging in again' keeps sign-up disabled", async () => {
+    const { server } = renderWithProvider(<NoSignup />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    const send = async (address: string) => {
+      fireEvent.change(await screen.findByRole('textbox', { name: 'Email address' }), {
+        target: { value: address },
+      })
+      fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    }
+    await send('nobody@example.com')
+    await screen.findByRole('heading', { name: 'Account not found' })
+    fireEvent.click(screen.getByRole('button', { name: 'Try logging in again' }))
+    await send('nobody@example.com')
+    await screen.findByRole('heading', { name: 'Account not found' })
+    const inits = server.calls.filter((c) => c.path === '/api/v1/passwordless/init')
+    expect(inits.map((c) => (c.body as { disableSignup?: boolean }).disableSignup)).toEqual([
+      true,
+      true,
+    ])
+  })
+
+  it("resend shows 'Code sent' for 30 s, then the link returns", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { server } = renderWithProvider(<Host />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Email address' }), {
+      target: { value: 'alice@example.com' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Resend code' }))
+    await screen.findByText('Code sent')
+    expect(screen.queryByRole('button', { name: 'Resend code' })).toBeNull()
+    expect(server.calls.filter((c) => c.path === '/api/v1/passwordless/init')).toHaveLength(2)
+    await advance(30_000)
+    expect(screen.getByRole('button', { name: 'Resend code' })).toBeTruthy()
+  })
+
+  it('goes back to the landing screen with the address kept', async () => {
+    renderWithProvider(<Host />)
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Email address' }), {
+      target: { value: 'alice@example.com' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Back' }))
+    const email = (await screen.findByRole('textbox', {
+      name: 'Email address',
+    })) as HTMLInputElement
+    expect(email.value).toBe('alice@example.com')
+  })
+
+  it('shows the error screen with Retry when the app configuration cannot be fetched', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    renderWithProvider(<Host />, { server: { configFailures: 4 } })
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    // The client retries a network failure 3 times (0.5 s, 1 s, 2 s) before giving up.
+    await advance(4_000)
+    await screen.findByRole('heading', { name: 'Something went wrong' })
+    expect(screen.getByText('Try again later')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
+    await screen.findByRole('heading', { name: 'Log in or sign up' })
+  })
+
+  it('shows a configuration error when the server enables no login method the modal can draw', async () => {
+    renderWithProvider(<Host />, {
+      server: {
+        config: { login_methods: { ...appConfig().login_methods, email: false, sms: true } },
+      },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    await screen.findByRole('heading', { name: 'You must enable at least one login method' })
+  })
+})

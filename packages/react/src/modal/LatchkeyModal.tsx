@@ -1,0 +1,72 @@
+import { MODAL_OPEN_DELAY_MS, MODAL_RESET_DELAY_MS } from '@latchkey/protocol/constants'
+import { useCallback, useEffect, useId, useInsertionEffect, useRef, useState } from 'react'
+import { useUiState } from '../context.ts'
+import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
+import type { LatchkeyInstance, LoginResult } from '../store.ts'
+import { ChromeContext } from './components/chrome.ts'
+import { Dialog } from './components/Dialog.tsx'
+import { LoginFlow } from './LoginFlow.tsx'
+import { injectStyles } from './styles.ts'
+import { themeProps } from './theme.ts'
+
+/**
+ * The login dialog. Opens 15 ms after `login()` (so the enter transition
+ * runs), and keeps its last screen for 500 ms after closing before resetting
+ * (spec 01 §9). Loaded lazily: nothing here is in the provider's chunk.
+ */
+export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance }) {
+  useInsertionEffect(() => injectStyles(), [])
+  const { open, attempt, loginOptions } = useUiState(instance)
+  const config = useResolvedConfig(instance)
+  const titleId = useId()
+  const [mounted, setMounted] = useState(open)
+  const [visible, setVisible] = useState(false)
+  const wasOpen = useRef(false)
+
+  useEffect(() => {
+    if (open) {
+      wasOpen.current = true
+      setMounted(true)
+      const timer = setTimeout(() => setVisible(true), MODAL_OPEN_DELAY_MS)
+      return () => clearTimeout(timer)
+    }
+    setVisible(false)
+    if (wasOpen.current) {
+      wasOpen.current = false
+      // Focus returns to whatever opened the modal.
+      const opener = instance.opener.current
+      if (opener?.isConnected) opener.focus()
+    }
+    const timer = setTimeout(() => setMounted(false), MODAL_RESET_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [open, instance])
+
+  const close = useCallback(() => instance.closeModal(), [instance])
+  const finish = useCallback(
+    (result: LoginResult) => {
+      instance.closeModal()
+      instance.emitLoginEvent({ type: 'complete', result })
+    },
+    [instance],
+  )
+
+  if (!mounted) return null
+  return (
+    <Dialog
+      open={open}
+      visible={visible}
+      onClose={close}
+      titleId={titleId}
+      rootProps={themeProps(config)}
+    >
+      <ChromeContext.Provider value={{ titleId, onClose: close }}>
+        <LoginFlow
+          key={attempt}
+          instance={instance}
+          loginOptions={loginOptions}
+          onFinished={finish}
+        />
+      </ChromeContext.Provider>
+    </Dialog>
+  )
+}

@@ -1,0 +1,171 @@
+import { createEmailFlow, getRecentLoginMethod, type LatchkeyError } from '@latchkey/core'
+import { POST_LOGIN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useUiState } from '../context.ts'
+import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
+import { useSession } from '../hooks/useSession.ts'
+import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
+import { nextPostLoginScreen } from './post-login.ts'
+import type { Screen } from './screen.ts'
+import { AccountNotFoundScreen } from './screens/AccountNotFoundScreen.tsx'
+import { EmailCodeScreen } from './screens/EmailCodeScreen.tsx'
+import { ErrorScreen } from './screens/ErrorScreen.tsx'
+import { LandingScreen } from './screens/LandingScreen.tsx'
+import { LoadingScreen } from './screens/LoadingScreen.tsx'
+import { SuccessScreen } from './screens/SuccessScreen.tsx'
+
+export interface LoginFlowProps {
+  instance: LatchkeyInstance
+  loginOptions: LoginOptions
+  /** The login is complete and the post-login sequence has nothing more to show. */
+  onFinished(result: LoginResult): void
+}
+
+// Send failures the user fixes on the email input itself (spec 01 §5); others get the error screen.
+const INLINE_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_EMAIL',
+  'PLUS_EMAIL_NOT_ALLOWED',
+  'INVALID_PAYLOAD',
+  'TOO_MANY_REQUESTS',
+  'RESEND_COOLDOWN',
+])
+// Code failures that no other code can fix; the rest stay on the code screen.
+const FATAL_SUBMIT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'LOGIN_METHOD_NOT_ALLOWED',
+  'ACCOUNT_ALREADY_LINKED',
+  'APP_NOT_FOUND',
+  'ORIGIN_NOT_ALLOWED',
+])
+
+/**
+ * Picks the screen to draw: the loading screen until ready, a configuration
+ * error if there is one, else the screen the flow has reached. Login logic is
+ * core's email flow; this only moves between screens.
+ */
+export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps) {
+  const { client } = instance
+  const session = useSession(client)
+  const { appConfig, appConfigError } = useUiState(instance)
+  const config = useResolvedConfig(instance)
+  const [screen, setScreen] = useState<Screen>({ screen: 'landing' })
+  const [sendError, setSendError] = useState<ErrorCode | null>(null)
+  const [lastEmail, setLastEmail] = useState(loginOptions.prefill?.value ?? '')
+  const [recentMethod] = useState(() => getRecentLoginMethod(client.storage, client.appId))
+  const disableSignup = loginOptions.disableSignup ?? false
+  const flow = useMemo(
+    () =>
+      createEmailFlow(client, {
+        disablePlusEmails: config.disablePlusEmails,
+        intent: { type: 'login', disableSignup },
+      }),
+    [client, config.disablePlusEmails, disableSignup],
+  )
+  const flowState = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
+  const finished = useRef(onFinished)
+  finished.current = onFinished
+
+  const fail = (error: LatchkeyError, step: 'send' | 'submit') => {
+    instance.emitLoginEvent({ type: 'error', code: error.code })
+    if (error.code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
+    else if (step === 'send' && screen.screen === 'landing' && INLINE_SEND_ERRORS.has(error.code))
+      setSendError(error.code)
+    else if (
+      FATAL_SUBMIT_ERRORS.has(error.code) ||
+      (step === 'send' && screen.screen === 'landing')
+    )
+      setScreen({ screen: 'error', code: error.code })
+  }
+
+  const backToLanding = () => {
+    flow.reset()
+    setSendError(null)
+    setScreen({ screen: 'landing' })
+  }
+
+  const sendCode = async (email: string) => {
+    setSendError(null)
+    setLastEmail(email)
+    await flow.sendCode(email)
+    const state = flow.getState()
+    if (state.status === 'awaiting-code-input')
+      setScreen({ screen: 'email-code', email: state.email })
+    else if (state.status === 'error') fail(state.error, 'send')
+  }
+
+  const resendCode = async () => {
+    await flow.resendCode()
+    const state = flow.getState()
+    if (state.status === 'error') fail(state.error, 'send')
+    return state.status === 'awaiting-code-input'
+  }
+
+  const submitCode = async (code: string) => {
+    await flow.submitCode(code)
+    const state = flow.getState()
+    if (state.status === 'done')
+      setScreen({
+        screen: 'success',
+        user: state.user,
+        isNewUser: state.isNewUser,
+        loginMethod: 'email',
+      })
+    else if (state.status === 'error') fail(state.error, 'submit')
+  }
+
+  // Spec 01 §4 "After any login success": the post-login steps, else close 1.4 s after success.
+  useEffect(() => {
+    if (screen.screen !== 'success') return
+    const { user, isNewUser, loginMethod } = screen
+    const next = nextPostLoginScreen({ user, isNewUser, config })
+    const timer = next
+      ? setTimeout(() => setScreen(next), POST_LOGIN_DELAY_MS)
+      : setTimeout(
+          () => finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: false }),
+          SUCCESS_CLOSE_DELAY_MS,
+        )
+    return () => clearTimeout(timer)
+  }, [screen, config])
+
+  const loggingIn = screen.screen === 'success'
+  if (!loggingIn && (session.status === 'loading' || (!appConfig && !appConfigError)))
+    return <LoadingScreen />
+  if (appConfigError && !appConfig)
+    return <ErrorScreen code={appConfigError.code} onRetry={() => void instance.loadAppConfig()} />
+  if (config.loginMethods.length === 0) return <ErrorScreen code="NO_LOGIN_METHODS" />
+
+  switch (screen.screen) {
+    case 'landing':
+      return (
+        <LandingScreen
+          config={config}
+          recentMethod={recentMethod}
+          email={{
+            onSubmit: sendCode,
+            sending: flowState.status === 'sending-code',
+            error: sendError,
+            onEdit: () => setSendError(null),
+            defaultValue: lastEmail,
+          }}
+        />
+      )
+    case 'email-code':
+      return (
+        <EmailCodeScreen
+          email={screen.email}
+          appName={config.appName}
+          submitting={flowState.status === 'submitting-code'}
+          error={flowState.status === 'error' ? flowState : null}
+          onSubmitCode={submitCode}
+          onResend={resendCode}
+          onBack={backToLanding}
+        />
+      )
+    case 'success':
+      return <SuccessScreen />
+    case 'account-not-found':
+      return <AccountNotFoundScreen onRetry={backToLanding} />
+    case 'error':
+      return <ErrorScreen code={screen.code} onRetry={backToLanding} onBack={backToLanding} />
+  }
+}

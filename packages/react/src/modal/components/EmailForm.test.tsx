@@ -1,0 +1,66 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { EmailForm } from './EmailForm.tsx'
+
+afterEach(cleanup)
+
+const input = () => screen.getByRole('textbox', { name: 'Email address' }) as HTMLInputElement
+const submit = () => screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement
+const type = (value: string) => fireEvent.change(input(), { target: { value } })
+
+describe('EmailForm', () => {
+  it('is an email field with the placeholder your@email.com', () => {
+    render(<EmailForm onSubmit={() => {}} />)
+    expect(input().type).toBe('email')
+    expect(input().placeholder).toBe('your@email.com')
+  })
+
+  it('keeps Submit disabled until the address is valid', () => {
+    render(<EmailForm onSubmit={() => {}} />)
+    expect(submit().disabled).toBe(true)
+    type('alice@')
+    expect(submit().disabled).toBe(true)
+    expect(screen.queryByRole('alert')).toBeNull()
+    type('alice@example.com')
+    expect(submit().disabled).toBe(false)
+  })
+
+  it('refuses a plus-address inline when the app disables them', () => {
+    render(<EmailForm onSubmit={() => {}} disablePlusEmails />)
+    type('alice+news@example.com')
+    expect(screen.getByRole('alert').textContent).toBe(
+      "Please enter a valid email address without a '+'.",
+    )
+    expect(submit().disabled).toBe(true)
+  })
+
+  it('accepts a plus-address when the app allows them', () => {
+    render(<EmailForm onSubmit={() => {}} />)
+    type('alice+news@example.com')
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(submit().disabled).toBe(false)
+  })
+
+  it('submits the trimmed address on Enter', () => {
+    const onSubmit = vi.fn()
+    render(<EmailForm onSubmit={onSubmit} />)
+    type('  alice@example.com ')
+    fireEvent.submit(input().form as HTMLFormElement)
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith('alice@example.com')
+  })
+
+  it('disables Submit while submitting', () => {
+    const onSubmit = vi.fn()
+    render(<EmailForm onSubmit={onSubmit} submitting defaultValue="alice@example.com" />)
+    expect(submit().disabled).toBe(true)
+    fireEvent.submit(input().form as HTMLFormElement)
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('shows an error from sending the code from the catalogue', () => {
+    render(<EmailForm onSubmit={() => {}} error="TOO_MANY_REQUESTS" />)
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Too many requests. Please wait before trying again.',
+    )
+  })
+})

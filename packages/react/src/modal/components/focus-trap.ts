@@ -1,0 +1,25 @@
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+
+/** Keeps Tab and Shift+Tab inside `container` (WAI-ARIA dialog pattern). */
+export function trapTab(event: KeyboardEvent, container: HTMLElement): void {
+  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)]
+  const first = focusable[0]
+  const last = focusable[focusable.length - 1]
+  if (!first || !last) {
+    event.preventDefault()
+    container.focus()
+    return
+  }
+  const active = container.ownerDocument.activeElement
+  if (!container.contains(active)) {
+    event.preventDefault()
+    first.focus()
+  } else if (event.shiftKey && (active === first || active === container)) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}

@@ -1,0 +1,15 @@
+import type { LoginMethod, User } from '@latchkey/core'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+
+/**
+ * The screens the login modal can show, one member per screen file under
+ * `screens/`. Later login methods and post-login steps add members here.
+ */
+export type Screen =
+  | { screen: 'landing' }
+  | { screen: 'email-code'; email: string }
+  | { screen: 'success'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
+  | { screen: 'error'; code: ErrorCode }
+  | { screen: 'account-not-found' }
+
+export type ScreenName = Screen['screen']

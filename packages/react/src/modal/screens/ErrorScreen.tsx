@@ -1,0 +1,42 @@
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { AlertIcon } from '../components/icons.tsx'
+import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { StatusIcon } from '../components/StatusIcon.tsx'
+
+export interface ErrorScreenProps {
+  code: ErrorCode
+  /** Offered as 'Retry' when the catalogue marks the error retryable. */
+  onRetry?: () => void
+  /** Back to the landing screen; absent for errors a user cannot get past (configuration). */
+  onBack?: () => void
+}
+
+/** The error screen (spec 02): title and detail from the catalogue, Retry when retryable. */
+export function ErrorScreen({ code, onRetry, onBack }: ErrorScreenProps) {
+  const message = errorMessages[code] ?? errorMessages.INTERNAL_ERROR
+  return (
+    <ScreenLayout
+      title={message.title}
+      subtitle={message.detail}
+      media={
+        <StatusIcon tone="error">
+          <AlertIcon />
+        </StatusIcon>
+      }
+    >
+      <div className="lk-actions">
+        {message.retryable && onRetry ? (
+          <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry} autoFocus>
+            Retry
+          </button>
+        ) : (
+          onBack && (
+            <button type="button" className="lk-btn lk-btn-secondary" onClick={onBack}>
+              Go back
+            </button>
+          )
+        )}
+      </div>
+    </ScreenLayout>
+  )
+}

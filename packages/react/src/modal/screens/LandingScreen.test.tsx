@@ -1,0 +1,77 @@
+import { cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { type LatchkeyConfig, resolveConfig } from '../../config.ts'
+import { appConfig } from '../../test/fake-server.ts'
+import { LandingScreen, type LandingScreenProps } from './LandingScreen.tsx'
+
+afterEach(cleanup)
+
+function renderLanding(host: LatchkeyConfig = {}, props: Partial<LandingScreenProps> = {}) {
+  const config = resolveConfig(host, appConfig())
+  return render(
+    <LandingScreen
+      config={config}
+      recentMethod={null}
+      email={{ onSubmit: vi.fn(), sending: false, error: null, onEdit: vi.fn() }}
+      {...props}
+    />,
+  )
+}
+
+describe('LandingScreen', () => {
+  it("shows the default header 'Log in or sign up'", () => {
+    renderLanding()
+    expect(screen.getByRole('heading', { name: 'Log in or sign up' })).toBeTruthy()
+  })
+
+  it('shows the configured landing header', () => {
+    renderLanding({ appearance: { landingHeader: 'Welcome to Acme' } })
+    expect(screen.getByRole('heading', { name: 'Welcome to Acme' })).toBeTruthy()
+  })
+
+  it('cuts the login message to 100 characters', () => {
+    const message = `${'a'.repeat(100)}TAIL`
+    renderLanding({ appearance: { loginMessage: message } })
+    expect(screen.getByText('a'.repeat(100))).toBeTruthy()
+    expect(screen.queryByText(/TAIL/)).toBeNull()
+  })
+
+  it("puts a 'Recent' chip on the method last used", () => {
+    const { unmount } = renderLanding({}, { recentMethod: 'email' })
+    expect(screen.getByText('Recent')).toBeTruthy()
+    unmount()
+    renderLanding({}, { recentMethod: null })
+    expect(screen.queryByText('Recent')).toBeNull()
+  })
+
+  it('shows the legal footer with links when terms acceptance is not required', () => {
+    renderLanding({
+      legal: {
+        termsAndConditionsUrl: 'https://acme.test/terms',
+        privacyPolicyUrl: 'https://acme.test/privacy',
+      },
+    })
+    expect(screen.getByText(/By logging in I agree to the/)).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Terms' }).getAttribute('href')).toBe(
+      'https://acme.test/terms',
+    )
+    expect(screen.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe(
+      'https://acme.test/privacy',
+    )
+    expect(screen.getByText('Latchkey')).toBeTruthy()
+  })
+
+  it('hides the legal footer when terms must be accepted, and the branding on request', () => {
+    renderLanding({
+      legal: { termsAndConditionsUrl: 'https://acme.test/terms', requireUsersAcceptTerms: true },
+      appearance: { showLatchkeyBranding: false },
+    })
+    expect(screen.queryByText(/By logging in/)).toBeNull()
+    expect(screen.queryByText(/Protected by/)).toBeNull()
+  })
+
+  it('shows the app logo when one is configured', () => {
+    renderLanding({ appearance: { logo: 'https://acme.test/logo.png' } })
+    expect(screen.getByRole('img').getAttribute('src')).toBe('https://acme.test/logo.png')
+  })
+})
