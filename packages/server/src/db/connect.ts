@@ -42,9 +42,36 @@ export function connectSqlite(file: string): Kysely<Database> {
   database.pragma('foreign_keys = ON')
   if (file !== ':memory:') {
     database.pragma('journal_mode = WAL')
+    // WAL + NORMAL: a commit survives a crash of the process; a power cut may
+    // lose the last few commits (users log in again), never corrupt the file.
+    database.pragma('synchronous = NORMAL')
     database.pragma('busy_timeout = 5000')
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  })
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs as much
+ * as running a small query. Statements are reused by SQL text (Kysely runs
+ * each to completion synchronously, so a statement is never busy twice).
+ */
+function withStatementCache(database: SqliteDatabase.Database) {
+  const cache = new Map<string, SqliteDatabase.Statement>()
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql)
+      if (!statement) {
+        // Bounded: queries with IN-lists of varying length make new texts.
+        if (cache.size >= 1_000) cache.clear()
+        statement = database.prepare(sql)
+        cache.set(sql, statement)
+      }
+      return statement
+    },
+  }
 }
 
 /** Opens the configured database: Postgres for a postgres:// URL, else `${dataDir}/latchkey.sqlite`. */

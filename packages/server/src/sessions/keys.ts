@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto'
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Kysely } from 'kysely'
 import type { SecretBox } from '../crypto/secrets.ts'
@@ -27,12 +28,12 @@ interface LoadedKey {
 
 /**
  * ES256 signing keys: generated on first start, private halves sealed with
- * the master key (purpose `signing-keys`, AAD = kid). Imported CryptoKeys are
+ * the master key (purpose `signing-keys`, AAD = kid). Imported keys are
  * cached, so signing and verifying never re-import per request.
  */
 export class KeyStore {
   #keys: LoadedKey[] = []
-  #signing: { kid: string; key: CryptoKey } | null = null
+  #signing: { kid: string; key: KeyObject } | null = null
   #loadedAt = Number.NEGATIVE_INFINITY
   #loading: Promise<void> | null = null
 
@@ -69,7 +70,7 @@ export class KeyStore {
     return kid
   }
 
-  async signingKey(): Promise<{ kid: string; key: CryptoKey }> {
+  async signingKey(): Promise<{ kid: string; key: KeyObject }> {
     await this.#fresh()
     if (!this.#signing) {
       await this.init()
@@ -140,7 +141,11 @@ export class KeyStore {
       const jwk = JSON.parse(
         this.secrets.decrypt('signing-keys', active.kid, active.private_jwk).toString('utf8'),
       ) as JWK
-      this.#signing = { kid: active.kid, key: (await importJWK(jwk, 'ES256')) as CryptoKey }
+      // A Node KeyObject: signing goes through node:crypto synchronously (see tokens.ts).
+      this.#signing = {
+        kid: active.kid,
+        key: createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' }),
+      }
     }
     if (!active) this.#signing = null
     this.#keys = keys
