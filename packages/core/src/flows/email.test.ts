@@ -150,3 +150,37 @@ describe('email flow state machine', () => {
     expect(client.storage.get(`latchkey:recent-login-method:${APP_ID}`)).toBe('email')
   })
 })
+
+describe('a failed resend', () => {
+  it('keeps the code already received usable', async () => {
+    let sends = 0
+    const { client } = setup((call) => {
+      if (call.url.endsWith('/init'))
+        return sends++ === 0
+          ? json(200, { success: true })
+          : json(429, { code: 'RESEND_COOLDOWN', message: 'wait' })
+      return json(200, authResponse({ exp }))
+    })
+    const flow = createEmailFlow(client)
+    await flow.sendCode('alice@example.com')
+    await flow.resendCode()
+    expect(flow.getState()).toMatchObject({
+      status: 'error',
+      step: 'send',
+      codeSentAt: expect.any(Number),
+    })
+    await flow.submitCode('123456')
+    expect(flow.getState().status).toBe('done')
+  })
+
+  it('a failed first send has no code to submit', async () => {
+    const { client, calls } = setup(() =>
+      json(429, { code: 'TOO_MANY_REQUESTS', message: 'slow down' }),
+    )
+    const flow = createEmailFlow(client)
+    await flow.sendCode('alice@example.com')
+    await flow.submitCode('123456')
+    expect(flow.getState()).toMatchObject({ status: 'error', step: 'send' })
+    expect(calls).toHaveLength(1)
+  })
+})

@@ -130,6 +130,7 @@ export type EmailFlowState =
       error: LatchkeyError
       /** The step that failed: sending returns to the email input, submitting to the code boxes. */
       step: 'send' | 'submit'
+      /** Set when a code was sent earlier (a failed resend): that code can still be submitted. */
       codeSentAt?: number
     }
 
@@ -177,6 +178,9 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
   }
 
   async function send(email: string, captchaToken?: string) {
+    // A failed resend must not strand the code the user already has.
+    const sameEmail = 'email' in state && state.email === normalizeEmail(email)
+    const previousSentAt = sameEmail && 'codeSentAt' in state ? state.codeSentAt : undefined
     set({ status: 'sending-code', email })
     try {
       await sendEmailCode(client, {
@@ -187,7 +191,13 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
       })
       set({ status: 'awaiting-code-input', email: normalizeEmail(email), codeSentAt: now() })
     } catch (error) {
-      set({ status: 'error', email, error: toLatchkeyError(error), step: 'send' })
+      set({
+        status: 'error',
+        email,
+        error: toLatchkeyError(error),
+        step: 'send',
+        ...(previousSentAt === undefined ? {} : { codeSentAt: previousSentAt }),
+      })
     }
   }
 
@@ -205,7 +215,7 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
     async submitCode(code) {
       if (
         state.status !== 'awaiting-code-input' &&
-        !(state.status === 'error' && state.step === 'submit')
+        !(state.status === 'error' && (state.step === 'submit' || state.codeSentAt !== undefined))
       )
         return
       const { email } = state
