@@ -48,3 +48,27 @@ export const StorageKey = {
 } as const
 
 export const REFRESH_MARKER_COOKIE = 'latchkey-session'
+
+/**
+ * The server's login-method switches when an app sets none: email on,
+ * everything else off until its issue lands and the app enables it.
+ */
+export const DEFAULT_LOGIN_METHOD_SWITCHES = {
+  email: true,
+  sms: false,
+  wallet: false,
+  google: false,
+  apple: false,
+  discord: false,
+  github: false,
+  linkedin: false,
+  spotify: false,
+  instagram: false,
+  twitter: false,
+  tiktok: false,
+  line: false,
+  telegram: false,
+  farcaster: false,
+  passkey: false,
+  guest: false,
+} as const

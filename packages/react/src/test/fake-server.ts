@@ -1,3 +1,4 @@
+import { DEFAULT_LOGIN_METHOD_SWITCHES } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 
 /** A 25-character app id for tests. */
@@ -10,25 +11,7 @@ export function appConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     name: 'Test App',
     logo_url: null,
     accent_color: null,
-    login_methods: {
-      email: true,
-      sms: false,
-      wallet: false,
-      google: false,
-      apple: false,
-      discord: false,
-      github: false,
-      linkedin: false,
-      spotify: false,
-      instagram: false,
-      twitter: false,
-      tiktok: false,
-      line: false,
-      telegram: false,
-      farcaster: false,
-      passkey: false,
-      guest: false,
-    },
+    login_methods: { ...DEFAULT_LOGIN_METHOD_SWITCHES },
     terms_and_conditions_url: null,
     privacy_policy_url: null,
     require_users_accept_terms: false,

@@ -1,5 +1,9 @@
 import type { AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
-import { DEFAULT_ACCENT_COLOR, isValidAppId } from '@latchkey/protocol'
+import {
+  DEFAULT_ACCENT_COLOR,
+  DEFAULT_LOGIN_METHOD_SWITCHES,
+  isValidAppId,
+} from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
 import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
@@ -202,23 +206,7 @@ export async function verifyAppSecret(
 export function toAppConfig(app: AppRecord): AppConfig {
   const s = app.settings
   const login: LoginMethodSwitches = {
-    email: true,
-    sms: false,
-    wallet: false,
-    google: false,
-    apple: false,
-    discord: false,
-    github: false,
-    linkedin: false,
-    spotify: false,
-    instagram: false,
-    twitter: false,
-    tiktok: false,
-    line: false,
-    telegram: false,
-    farcaster: false,
-    passkey: false,
-    guest: false,
+    ...DEFAULT_LOGIN_METHOD_SWITCHES,
     ...(s.login_methods ?? {}),
   }
   const wallet = s.embedded_wallet_config ?? {}

@@ -23,22 +23,21 @@ function signEs256(header: { typ: string; kid: string }, payload: object, key: K
   return `${input}.${signature.toString('base64url')}`
 }
 
+/** Claims every Latchkey token carries: who, for which app, from which issuer, until when. */
+function standardClaims(services: Services, userId: string, appId: string) {
+  const iat = seconds(services.now())
+  const exp = iat + services.config.sessions.accessTokenTtlS
+  return { sub: userId, aud: appId, iss: services.config.issuer, iat, exp }
+}
+
 export async function signAccessToken(
   services: Services,
   claims: { userId: string; appId: string; sessionId: string },
 ): Promise<string> {
   const { kid, key } = await services.keys.signingKey()
-  const iat = seconds(services.now())
   return signEs256(
     { typ: ACCESS_TOKEN_TYP, kid },
-    {
-      sid: claims.sessionId,
-      sub: claims.userId,
-      aud: claims.appId,
-      iss: services.config.issuer,
-      iat,
-      exp: iat + services.config.sessions.accessTokenTtlS,
-    },
+    { sid: claims.sessionId, ...standardClaims(services, claims.userId, claims.appId) },
     key,
   )
 }
@@ -49,16 +48,11 @@ export async function signIdentityToken(
   claims: { userId: string; appId: string; linkedAccounts: LinkedAccountWire[] },
 ): Promise<string> {
   const { kid, key } = await services.keys.signingKey()
-  const iat = seconds(services.now())
   return signEs256(
     { typ: IDENTITY_TOKEN_TYP, kid },
     {
       linked_accounts: JSON.stringify(claims.linkedAccounts),
-      sub: claims.userId,
-      aud: claims.appId,
-      iss: services.config.issuer,
-      iat,
-      exp: iat + services.config.sessions.accessTokenTtlS,
+      ...standardClaims(services, claims.userId, claims.appId),
     },
     key,
   )
