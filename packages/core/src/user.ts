@@ -8,8 +8,27 @@ export interface EmailAccount {
   latestVerifiedAt: Date
 }
 
+/** An embedded wallet: its key lives only in the enclave (spec 01 §3 "Wallet account fields"). */
+export interface EmbeddedWalletAccount {
+  type: 'wallet'
+  address: string
+  chainType: 'ethereum' | 'solana'
+  /** HD index; null for an imported key. */
+  walletIndex: number | null
+  walletClientType: 'latchkey'
+  connectorType: 'embedded'
+  imported: boolean
+  delegated: boolean
+  /** How the wallet is rebuilt on a new device. */
+  recoveryMethod: 'latchkey' | 'user-passcode' | 'google-drive' | 'icloud'
+  entropyId: string
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
 /** An account linked to a user; a union on `type`, grown by each login method. */
-export type LinkedAccount = EmailAccount
+export type LinkedAccount = EmailAccount | EmbeddedWalletAccount
 
 /** A Latchkey user as apps see it (spec 01 §3 "User"). */
 export interface User {
@@ -17,6 +36,8 @@ export interface User {
   createdAt: Date
   linkedAccounts: LinkedAccount[]
   email?: { address: string }
+  /** The first embedded Ethereum wallet, if any. */
+  wallet?: { address: string; chainType: 'ethereum' | 'solana' }
   mfaMethods: Array<'sms' | 'totp' | 'passkey'>
   hasAcceptedTerms: boolean
   isGuest: boolean
@@ -34,6 +55,22 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
         firstVerifiedAt: date(account.first_verified_at),
         latestVerifiedAt: date(account.latest_verified_at),
       }
+    case 'wallet':
+      return {
+        type: 'wallet',
+        address: account.address,
+        chainType: account.chain_type,
+        walletIndex: account.wallet_index,
+        walletClientType: account.wallet_client_type,
+        connectorType: account.connector_type,
+        imported: account.imported,
+        delegated: account.delegated,
+        recoveryMethod: account.recovery_method,
+        entropyId: account.entropy_id,
+        verifiedAt: date(account.verified_at),
+        firstVerifiedAt: date(account.first_verified_at),
+        latestVerifiedAt: date(account.latest_verified_at),
+      }
   }
 }
 
@@ -41,11 +78,16 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
 export function toUser(wire: UserWire): User {
   const linkedAccounts = wire.linked_accounts.map(toLinkedAccount)
   const email = linkedAccounts.find((a): a is EmailAccount => a.type === 'email')
+  const wallet = linkedAccounts.find(
+    (a): a is EmbeddedWalletAccount =>
+      a.type === 'wallet' && a.chainType === 'ethereum' && a.walletIndex === 0,
+  )
   return {
     id: wire.id,
     createdAt: date(wire.created_at),
     linkedAccounts,
     ...(email ? { email: { address: email.address } } : {}),
+    ...(wallet ? { wallet: { address: wallet.address, chainType: wallet.chainType } } : {}),
     mfaMethods: [...wire.mfa_methods],
     hasAcceptedTerms: wire.has_accepted_terms,
     isGuest: wire.is_guest,

@@ -24,6 +24,9 @@ export const ErrorCode = {
   CANNOT_LINK_MORE_OF_TYPE: 'CANNOT_LINK_MORE_OF_TYPE',
   ACCOUNT_NOT_LINKED: 'ACCOUNT_NOT_LINKED',
   CANNOT_UNLINK_LAST_ACCOUNT: 'CANNOT_UNLINK_LAST_ACCOUNT',
+  // Embedded wallets
+  WALLET_ALREADY_EXISTS: 'WALLET_ALREADY_EXISTS',
+  WALLET_NOT_FOUND: 'WALLET_NOT_FOUND',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -73,6 +76,8 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   CANNOT_LINK_MORE_OF_TYPE: { title: 'Something went wrong. Try again.', retryable: true },
   ACCOUNT_NOT_LINKED: { title: 'Something went wrong', detail: 'Try again later' },
   CANNOT_UNLINK_LAST_ACCOUNT: { title: 'Something went wrong', detail: 'Try again later' },
+  WALLET_ALREADY_EXISTS: { title: 'User already has an embedded wallet.' },
+  WALLET_NOT_FOUND: { title: 'Something went wrong', detail: 'Try again later' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -113,6 +118,8 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   CANNOT_LINK_MORE_OF_TYPE: 400,
   ACCOUNT_NOT_LINKED: 404,
   CANNOT_UNLINK_LAST_ACCOUNT: 400,
+  WALLET_ALREADY_EXISTS: 400,
+  WALLET_NOT_FOUND: 404,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

@@ -16,4 +16,10 @@ export const routes = {
   analyticsEvents: '/api/v1/analytics_events',
   openapi: '/api/v1/openapi.json',
   devMailbox: '/api/v1/dev/mailbox',
+  embeddedWalletsCreate: '/api/v1/embedded_wallets',
+  embeddedWalletsAdd: '/api/v1/embedded_wallets/add',
+  embeddedWalletsAuthShare: '/api/v1/embedded_wallets/auth_share',
+  embeddedWalletsRecovery: '/api/v1/embedded_wallets/recovery',
+  embeddedWalletsSetRecovery: '/api/v1/embedded_wallets/recovery/set',
+  enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

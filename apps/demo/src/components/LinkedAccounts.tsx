@@ -7,6 +7,8 @@ function identifier(account: LinkedAccount): string {
   switch (account.type) {
     case 'email':
       return account.address
+    case 'wallet':
+      return `${account.address} (${account.chainType}${account.walletIndex === null ? ', imported' : ` #${account.walletIndex}`})`
   }
 }
 

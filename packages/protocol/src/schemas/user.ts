@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { chainTypeSchema, recoveryMethodSchema } from './wallet.ts'
 
 /** Unix seconds. */
 const timestamp = z.number().int()
@@ -11,11 +12,31 @@ export const emailAccountSchema = z.object({
   latest_verified_at: timestamp,
 })
 
+/** An embedded wallet (spec 01 §3 "Wallet account fields"). */
+export const embeddedWalletAccountSchema = z.object({
+  type: z.literal('wallet'),
+  address: z.string(),
+  chain_type: chainTypeSchema,
+  wallet_index: z.number().int().nullable(),
+  wallet_client_type: z.literal('latchkey'),
+  connector_type: z.literal('embedded'),
+  imported: z.boolean(),
+  delegated: z.boolean(),
+  recovery_method: recoveryMethodSchema,
+  entropy_id: z.string(),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
 /**
  * A linked account as it travels on the wire (snake_case). A discriminated
  * union on `type`; later login methods add their members here.
  */
-export const linkedAccountSchema = z.discriminatedUnion('type', [emailAccountSchema])
+export const linkedAccountSchema = z.discriminatedUnion('type', [
+  emailAccountSchema,
+  embeddedWalletAccountSchema,
+])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
 
 export const mfaMethodSchema = z.enum(['sms', 'totp', 'passkey'])
