@@ -4,6 +4,14 @@ export {
   type LatchkeyClient,
   type LatchkeyClientOptions,
 } from './client.ts'
+export {
+  type BridgeDocument,
+  type BridgeWindow,
+  createEnclaveBridge,
+  type EnclaveBridge,
+  type EnclaveBridgeOptions,
+  type EnclaveRequestOptions,
+} from './enclave/bridge.ts'
 export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
 export {
   createEmailFlow,

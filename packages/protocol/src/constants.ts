@@ -72,3 +72,11 @@ export const DEFAULT_LOGIN_METHOD_SWITCHES = {
   passkey: false,
   guest: false,
 } as const
+
+/** Wallet proxy (enclave iframe) timings (spec 02 §9, spec 03). */
+export const ENCLAVE_INIT_TIMEOUT_MS = 30_000
+/** Import and Solana message signing wait less for the proxy. */
+export const ENCLAVE_SHORT_INIT_TIMEOUT_MS = 15_000
+/** Every enclave message's `event` starts with this (ARCHITECTURE "Names"). */
+export const ENCLAVE_EVENT_PREFIX = 'latchkey:'
+export const ENCLAVE_READY_EVENT = 'latchkey:iframe:ready'

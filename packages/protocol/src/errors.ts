@@ -27,6 +27,8 @@ export const ErrorCode = {
   // Embedded wallets
   WALLET_ALREADY_EXISTS: 'WALLET_ALREADY_EXISTS',
   WALLET_NOT_FOUND: 'WALLET_NOT_FOUND',
+  WALLET_PROXY_UNAVAILABLE: 'WALLET_PROXY_UNAVAILABLE',
+  WALLET_PROXY_INSECURE: 'WALLET_PROXY_INSECURE',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -77,7 +79,9 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   ACCOUNT_NOT_LINKED: { title: 'Something went wrong', detail: 'Try again later' },
   CANNOT_UNLINK_LAST_ACCOUNT: { title: 'Something went wrong', detail: 'Try again later' },
   WALLET_ALREADY_EXISTS: { title: 'User already has an embedded wallet.' },
-  WALLET_NOT_FOUND: { title: 'Something went wrong', detail: 'Try again later' },
+  WALLET_NOT_FOUND: { title: 'Embedded wallet not found' },
+  WALLET_PROXY_UNAVAILABLE: { title: 'Failed to connect to wallet proxy' },
+  WALLET_PROXY_INSECURE: { title: 'Embedded wallets require HTTPS (except on localhost)' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',

@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { LatchkeyError } from '../errors.ts'
+import { type BridgeDocument, type BridgeWindow, createEnclaveBridge } from './bridge.ts'
+
+const ENCLAVE = 'https://auth.example.com/apps/testappaaaaaaaaaaaaaaaaaa/embedded-wallets'
+
+function setup(options: { initTimeoutMs?: number } = {}) {
+  const listeners = new Set<(event: MessageEvent) => void>()
+  const win: BridgeWindow = {
+    addEventListener: (_t, l) => void listeners.add(l),
+    removeEventListener: (_t, l) => void listeners.delete(l),
+  }
+  const posted: Array<{
+    message: { id: string; event: string; data: unknown }
+    targetOrigin: string
+  }> = []
+  const frameWindow = {
+    postMessage: (message: never, targetOrigin: string) =>
+      void posted.push({ message, targetOrigin }),
+  }
+  const iframe = {
+    style: { cssText: '' },
+    setAttribute: vi.fn(),
+    addEventListener: vi.fn(),
+    remove: vi.fn(),
+    contentWindow: frameWindow,
+  } as unknown as HTMLIFrameElement
+  const doc: BridgeDocument = { createElement: () => iframe, body: { appendChild: vi.fn() } }
+  let n = 0
+  const bridge = createEnclaveBridge({
+    url: ENCLAVE,
+    window: win,
+    document: doc,
+    newId: () => `req-${++n}`,
+    ...options,
+  })
+  const deliver = (
+    data: unknown,
+    origin = 'https://auth.example.com',
+    source: unknown = frameWindow,
+  ) => {
+    for (const listener of listeners) listener({ data, origin, source } as MessageEvent)
+  }
+  return { bridge, posted, deliver, iframe, listeners }
+}
+
+afterEach(() => vi.useRealTimers())
+
+describe('enclave bridge', () => {
+  it('frames the enclave page invisibly', () => {
+    const { iframe } = setup()
+    expect(iframe.src).toBe(ENCLAVE)
+    expect(iframe.style.cssText).toContain('visibility:hidden')
+  })
+
+  it('waits for ready, posts { id, event, data } to the exact enclave origin, and resolves the matching answer', async () => {
+    const { bridge, posted, deliver } = setup()
+    const answer = bridge.request('latchkey:wallets:connect', { accessToken: 't' })
+    await Promise.resolve()
+    expect(posted).toHaveLength(0)
+    deliver({ event: 'latchkey:iframe:ready' })
+    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    expect(posted[0]).toEqual({
+      message: { id: 'req-1', event: 'latchkey:wallets:connect', data: { accessToken: 't' } },
+      targetOrigin: 'https://auth.example.com',
+    })
+    deliver({ id: 'req-1', event: 'latchkey:wallets:connect:result', data: { address: '0xabc' } })
+    await expect(answer).resolves.toEqual({ address: '0xabc' })
+  })
+
+  it('turns enclave errors into typed errors', async () => {
+    const { bridge, posted, deliver } = setup()
+    deliver({ event: 'latchkey:iframe:ready' })
+    const answer = bridge.request('latchkey:wallets:create', {})
+    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    deliver({
+      id: 'req-1',
+      event: 'latchkey:wallets:create:error',
+      error: { code: 'WALLET_ALREADY_EXISTS', message: 'User already has an embedded wallet.' },
+    })
+    await expect(answer).rejects.toMatchObject({
+      code: 'WALLET_ALREADY_EXISTS',
+      message: 'User already has an embedded wallet.',
+    })
+  })
+})
+
+describe('postMessage origin checks (security bar 46)', () => {
+  it.each([
+    ['a look-alike origin', 'https://auth.example.com.evil.test'],
+    ['a prefix of the origin', 'https://auth.example.co'],
+    ['another scheme', 'http://auth.example.com'],
+    ['another port', 'https://auth.example.com:8443'],
+  ])('ignores answers from %s', async (_name, origin) => {
+    const { bridge, deliver } = setup()
+    deliver({ event: 'latchkey:iframe:ready' })
+    const answer = bridge.request('latchkey:wallets:connect', {})
+    let settled = false
+    answer.then(() => (settled = true)).catch(() => (settled = true))
+    await new Promise((r) => setTimeout(r, 0))
+    deliver(
+      { id: 'req-1', event: 'latchkey:wallets:connect:result', data: { address: '0xevil' } },
+      origin,
+    )
+    await new Promise((r) => setTimeout(r, 0))
+    expect(settled).toBe(false)
+    deliver({ id: 'req-1', event: 'latchkey:wallets:connect:result', data: { address: '0xgood' } })
+    await expect(answer).resolves.toEqual({ address: '0xgood' })
+  })
+
+  it('ignores a right-origin message from another window (not our frame)', async () => {
+    const { bridge, deliver } = setup({ initTimeoutMs: 50 })
+    deliver({ event: 'latchkey:iframe:ready' }, 'https://auth.example.com', {})
+    await expect(bridge.request('latchkey:wallets:connect', {})).rejects.toMatchObject({
+      code: 'WALLET_PROXY_UNAVAILABLE',
+    })
+  })
+
+  it('never posts to "*"', async () => {
+    const { bridge, posted, deliver } = setup()
+    deliver({ event: 'latchkey:iframe:ready' })
+    void bridge.request('latchkey:clear', {})
+    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    expect(posted.every((p) => p.targetOrigin === 'https://auth.example.com')).toBe(true)
+  })
+})
+
+describe('wallet proxy availability', () => {
+  it("fails with 'Failed to connect to wallet proxy' when the enclave never becomes ready (30 s)", async () => {
+    vi.useFakeTimers()
+    const { bridge } = setup()
+    const answer = bridge.request('latchkey:wallets:create', {})
+    const caught = answer.catch((e: LatchkeyError) => e)
+    await vi.advanceTimersByTimeAsync(29_999)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await caught).toMatchObject({
+      code: 'WALLET_PROXY_UNAVAILABLE',
+      message: 'Failed to connect to wallet proxy',
+    })
+  })
+
+  it('takes a shorter init timeout per call (15 s for import and Solana message signing)', async () => {
+    vi.useFakeTimers()
+    const { bridge } = setup()
+    const caught = bridge
+      .request('latchkey:wallets:import', {}, { initTimeoutMs: 15_000 })
+      .catch((e: LatchkeyError) => e)
+    await vi.advanceTimersByTimeAsync(15_000)
+    expect(await caught).toMatchObject({ code: 'WALLET_PROXY_UNAVAILABLE' })
+  })
+
+  it('requires HTTPS except on localhost', () => {
+    const doc: BridgeDocument = {
+      createElement: () => ({}) as HTMLIFrameElement,
+      body: { appendChild: () => {} },
+    }
+    const win: BridgeWindow = { addEventListener() {}, removeEventListener() {} }
+    expect(() =>
+      createEnclaveBridge({
+        url: 'http://auth.example.com/apps/x/embedded-wallets',
+        window: win,
+        document: doc,
+      }),
+    ).toThrow('Embedded wallets require HTTPS (except on localhost)')
+  })
+
+  it('rejects pending calls when destroyed', async () => {
+    const { bridge, deliver, listeners } = setup()
+    deliver({ event: 'latchkey:iframe:ready' })
+    const answer = bridge.request('latchkey:wallets:connect', {})
+    await new Promise((r) => setTimeout(r, 0))
+    bridge.destroy()
+    await expect(answer).rejects.toMatchObject({ code: 'WALLET_PROXY_UNAVAILABLE' })
+    expect(listeners.size).toBe(0)
+  })
+})

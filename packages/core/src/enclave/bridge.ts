@@ -1,0 +1,166 @@
+import {
+  ENCLAVE_EVENT_PREFIX,
+  ENCLAVE_INIT_TIMEOUT_MS,
+  ENCLAVE_READY_EVENT,
+} from '@latchkey/protocol/constants'
+import { ErrorCode } from '@latchkey/protocol/errors'
+import { LatchkeyError } from '../errors.ts'
+
+/** The slice of `window` the bridge uses (injectable for tests). */
+export interface BridgeWindow {
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+}
+
+/** The slice of `document` the bridge uses. */
+export interface BridgeDocument {
+  createElement(tag: 'iframe'): HTMLIFrameElement
+  body: { appendChild(node: HTMLIFrameElement): unknown }
+}
+
+export interface EnclaveBridgeOptions {
+  /** Full URL of the enclave page, e.g. `https://auth.example.com/apps/{appId}/embedded-wallets`. */
+  url: string
+  window?: BridgeWindow
+  document?: BridgeDocument
+  /** How long a call waits for the enclave to be ready (default 30 s). */
+  initTimeoutMs?: number
+  logger?: Pick<Console, 'warn'>
+  /** Makes request ids (default: crypto.randomUUID). */
+  newId?: () => string
+}
+
+export interface EnclaveRequestOptions {
+  /** Wait this long for the enclave to be ready (15 s for import and Solana message signing). */
+  initTimeoutMs?: number
+}
+
+export interface EnclaveBridge {
+  /** The enclave's origin: the only origin messages are accepted from and sent to. */
+  readonly origin: string
+  /** Sends `{ id, event, data }` and resolves with the matching answer's `data`. */
+  request<T>(event: string, data: unknown, options?: EnclaveRequestOptions): Promise<T>
+  destroy(): void
+}
+
+const knownCodes = new Set<string>(Object.values(ErrorCode))
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The host side of the enclave channel (ARCHITECTURE "Embedded wallet keys"):
+ * frames the enclave page invisibly, and exchanges typed `latchkey:` messages
+ * with it. Answers are accepted only from the enclave's exact origin and its
+ * own frame (security bar 46: a prefix or look-alike origin is ignored);
+ * requests are posted to that exact origin, never to "*". A frame that fails
+ * to load only logs a warning; calls then fail with "Failed to connect to
+ * wallet proxy" once the init timeout passes.
+ *
+ * @example
+ * const bridge = createEnclaveBridge({ url: `${apiUrl}/apps/${appId}/embedded-wallets` })
+ * const { address } = await bridge.request('latchkey:wallets:connect', { accessToken })
+ */
+export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridge {
+  const url = new URL(options.url)
+  // Spec 01 §5: the embedded wallet requires HTTPS except on localhost.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)))
+    throw new LatchkeyError('WALLET_PROXY_INSECURE')
+  const origin = url.origin
+  const win = options.window ?? (globalThis as unknown as { window: BridgeWindow }).window
+  const doc = options.document ?? (globalThis as unknown as { document: BridgeDocument }).document
+  const logger = options.logger ?? console
+  const initTimeoutMs = options.initTimeoutMs ?? ENCLAVE_INIT_TIMEOUT_MS
+  const newId = options.newId ?? (() => crypto.randomUUID())
+
+  const pending = new Map<
+    string,
+    { resolve: (data: unknown) => void; reject: (e: Error) => void }
+  >()
+  let markReady!: () => void
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve
+  })
+  let isReady = false
+
+  const iframe = doc.createElement('iframe')
+  iframe.src = url.toString()
+  iframe.title = 'Latchkey wallet'
+  iframe.setAttribute('aria-hidden', 'true')
+  iframe.setAttribute('tabindex', '-1')
+  iframe.style.cssText =
+    'position:absolute;width:0;height:0;border:0;opacity:0;pointer-events:none;visibility:hidden'
+  iframe.addEventListener('error', () => {
+    logger.warn('Latchkey: the wallet proxy failed to load; wallet calls will fail')
+  })
+  doc.body.appendChild(iframe)
+
+  function onMessage(event: MessageEvent) {
+    // Exact origin and our own frame only; everything else is someone else's traffic.
+    if (event.origin !== origin || event.source !== iframe.contentWindow) return
+    const message = event.data as { id?: unknown; event?: unknown; data?: unknown; error?: unknown }
+    if (!message || typeof message !== 'object' || typeof message.event !== 'string') return
+    if (!message.event.startsWith(ENCLAVE_EVENT_PREFIX)) return
+    if (message.event === ENCLAVE_READY_EVENT) {
+      isReady = true
+      markReady()
+      return
+    }
+    if (typeof message.id !== 'string') return
+    const waiter = pending.get(message.id)
+    if (!waiter) return
+    pending.delete(message.id)
+    if (message.event.endsWith(':error')) waiter.reject(toEnclaveError(message.error))
+    else if (message.event.endsWith(':result')) waiter.resolve(message.data)
+    else
+      waiter.reject(new LatchkeyError('INTERNAL_ERROR', 'Unexpected answer from the wallet proxy'))
+  }
+  win.addEventListener('message', onMessage)
+
+  function waitReady(timeoutMs: number): Promise<void> {
+    if (isReady) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE')),
+        timeoutMs,
+      )
+      ready.then(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+  }
+
+  return {
+    origin,
+    async request<T>(event: string, data: unknown, requestOptions: EnclaveRequestOptions = {}) {
+      if (!event.startsWith(ENCLAVE_EVENT_PREFIX))
+        throw new LatchkeyError(
+          'INTERNAL_ERROR',
+          `Enclave events start with ${ENCLAVE_EVENT_PREFIX}`,
+        )
+      await waitReady(requestOptions.initTimeoutMs ?? initTimeoutMs)
+      const target = iframe.contentWindow
+      if (!target) throw new LatchkeyError('WALLET_PROXY_UNAVAILABLE')
+      const id = newId()
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (data: unknown) => void, reject })
+        target.postMessage({ id, event, data }, origin)
+      })
+    },
+    destroy() {
+      win.removeEventListener('message', onMessage)
+      for (const waiter of pending.values())
+        waiter.reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE'))
+      pending.clear()
+      iframe.remove?.()
+    },
+  }
+}
+
+function toEnclaveError(error: unknown): LatchkeyError {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  const known =
+    typeof code === 'string' && knownCodes.has(code) ? (code as ErrorCode) : 'INTERNAL_ERROR'
+  return new LatchkeyError(known, typeof message === 'string' ? message : undefined, {
+    details: error,
+  })
+}
