@@ -1,0 +1,97 @@
+import { z } from 'zod'
+import { ErrorCode } from '../errors.ts'
+import { base64urlSchema, chainTypeSchema, walletAddressSchema } from './wallet.ts'
+
+/**
+ * Messages between the host page (core's enclave bridge) and the enclave
+ * iframe. Requests are `{ id, event, data }`; answers are
+ * `{ id, event: event + ':result', data }` or `{ id, event: event + ':error', error }`.
+ * The enclave validates every request against these schemas (security bar 46).
+ */
+
+const accessToken = z.string().min(1).max(4096)
+
+/** How a new or changed recovery share is sealed. The password never leaves the enclave. */
+export const recoveryChoiceSchema = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('latchkey') }),
+  z.object({ method: z.literal('user-passcode'), password: z.string().min(6).max(1024) }),
+])
+export type RecoveryChoice = z.infer<typeof recoveryChoiceSchema>
+
+export const enclaveRequestSchemas = {
+  /** Creates a new HD secret and its first wallets (Ethereum then Solana, index 0). */
+  'latchkey:wallets:create': z.object({
+    access_token: accessToken,
+    chain_types: z.array(chainTypeSchema).min(1).max(2),
+    recovery: recoveryChoiceSchema,
+  }),
+  /** Adds an HD wallet (another index, or the first on the other chain) of an existing secret. */
+  'latchkey:wallets:add': z.object({
+    access_token: accessToken,
+    entropy_id: walletAddressSchema,
+    chain_type: chainTypeSchema,
+    wallet_index: z.number().int().min(0).max(1_000),
+  }),
+  /** Loads the device share; says whether the secret must be recovered on this device. */
+  'latchkey:wallets:connect': z.object({
+    access_token: accessToken,
+    entropy_id: walletAddressSchema,
+  }),
+  /** Rebuilds the device share from the recovery share (automatic, or with the password). */
+  'latchkey:wallets:recover': z.object({
+    access_token: accessToken,
+    entropy_id: walletAddressSchema,
+    password: z.string().min(1).max(1024).optional(),
+  }),
+  'latchkey:wallets:set-recovery': z.object({
+    access_token: accessToken,
+    entropy_id: walletAddressSchema,
+    recovery: recoveryChoiceSchema,
+  }),
+  /** A signing request for one wallet. */
+  'latchkey:wallets:rpc': z.object({
+    access_token: accessToken,
+    entropy_id: walletAddressSchema,
+    chain_type: chainTypeSchema,
+    wallet_index: z.number().int().min(0).max(1_000).nullable(),
+    request: z.discriminatedUnion('method', [
+      z.object({ method: z.literal('personal_sign'), params: z.tuple([z.string(), z.string()]) }),
+      z.object({
+        method: z.literal('eth_signTypedData_v4'),
+        params: z.tuple([z.string(), z.string().max(65_536)]),
+      }),
+      z.object({
+        method: z.literal('signMessage'),
+        params: z.object({ message: base64urlSchema }),
+      }),
+    ]),
+  }),
+  'latchkey:wallets:import': z.object({
+    access_token: accessToken,
+    chain_type: chainTypeSchema,
+    private_key: z.string().min(1).max(200),
+  }),
+  /** Forgets the device shares held for this app (logout). */
+  'latchkey:clear': z.object({}),
+} as const
+
+export type EnclaveEvent = keyof typeof enclaveRequestSchemas
+export type EnclaveRequest<E extends EnclaveEvent> = z.input<(typeof enclaveRequestSchemas)[E]>
+
+export const enclaveErrorSchema = z.object({
+  code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string(),
+})
+export type EnclaveErrorBody = z.infer<typeof enclaveErrorSchema>
+
+/** Parses a raw message into a known request, or returns null (unknown or malformed: ignored). */
+export function parseEnclaveRequest(
+  raw: unknown,
+): { id: string; event: EnclaveEvent; data: unknown } | null {
+  if (!raw || typeof raw !== 'object') return null
+  const { id, event, data } = raw as { id?: unknown; event?: unknown; data?: unknown }
+  if (typeof id !== 'string' || id.length === 0 || id.length > 100) return null
+  if (typeof event !== 'string' || !Object.hasOwn(enclaveRequestSchemas, event)) return null
+  const parsed = enclaveRequestSchemas[event as EnclaveEvent].safeParse(data)
+  return parsed.success ? { id, event: event as EnclaveEvent, data: parsed.data } : null
+}
