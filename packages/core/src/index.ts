@@ -52,3 +52,17 @@ export {
   type KeyValueStorage,
 } from './storage.ts'
 export { type EmailAccount, type LinkedAccount, toUser, type User } from './user.ts'
+export {
+  type CreateWalletParameters,
+  createWallet,
+  embeddedWallets,
+} from './wallets/createWallet.ts'
+export { attachEnclave, getEnclave } from './wallets/enclave.ts'
+export { ensureWalletReady } from './wallets/ensureWalletReady.ts'
+export {
+  createEmbeddedEthereumProvider,
+  type EmbeddedEthereumProvider,
+  type EthereumProviderOptions,
+  ProviderRpcError,
+} from './wallets/ethereumProvider.ts'
+export { signSolanaMessage } from './wallets/signSolanaMessage.ts'

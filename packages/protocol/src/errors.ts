@@ -28,6 +28,11 @@ export const ErrorCode = {
   WALLET_ALREADY_EXISTS: 'WALLET_ALREADY_EXISTS',
   WALLET_NOT_FOUND: 'WALLET_NOT_FOUND',
   WALLET_PROXY_UNAVAILABLE: 'WALLET_PROXY_UNAVAILABLE',
+  WALLET_NOT_AUTHENTICATED: 'WALLET_NOT_AUTHENTICATED',
+  INVALID_RECOVERY_PASSWORD: 'INVALID_RECOVERY_PASSWORD',
+  EMPTY_MESSAGE: 'EMPTY_MESSAGE',
+  RECOVERY_REQUIRED: 'RECOVERY_REQUIRED',
+  UNSUPPORTED_METHOD: 'UNSUPPORTED_METHOD',
   WALLET_PROXY_INSECURE: 'WALLET_PROXY_INSECURE',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
@@ -81,6 +86,19 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   WALLET_ALREADY_EXISTS: { title: 'User already has an embedded wallet.' },
   WALLET_NOT_FOUND: { title: 'Embedded wallet not found' },
   WALLET_PROXY_UNAVAILABLE: { title: 'Failed to connect to wallet proxy' },
+  WALLET_NOT_AUTHENTICATED: {
+    title: 'User must be authenticated before creating a Latchkey wallet',
+  },
+  INVALID_RECOVERY_PASSWORD: {
+    title: 'Invalid recovery password, please try again.',
+    retryable: true,
+  },
+  EMPTY_MESSAGE: { title: 'Message must be a non-empty string' },
+  RECOVERY_REQUIRED: {
+    title: 'Enter your password',
+    detail: 'Recover your account on this device to continue.',
+  },
+  UNSUPPORTED_METHOD: { title: 'The wallet does not support this request' },
   WALLET_PROXY_INSECURE: { title: 'Embedded wallets require HTTPS (except on localhost)' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
@@ -124,6 +142,7 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   CANNOT_UNLINK_LAST_ACCOUNT: 400,
   WALLET_ALREADY_EXISTS: 400,
   WALLET_NOT_FOUND: 404,
+  INVALID_RECOVERY_PASSWORD: 400,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

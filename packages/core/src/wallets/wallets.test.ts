@@ -1,0 +1,241 @@
+import type { UserWire } from '@latchkey/protocol/schemas'
+import { describe, expect, it, vi } from 'vitest'
+import { createLatchkeyClient } from '../client.ts'
+import { createMemoryStorage } from '../storage.ts'
+import { APP_ID, authResponse, createFakeFetch, json, wireUser } from '../test/fake-server.ts'
+import { createWallet, embeddedWallets } from './createWallet.ts'
+import { attachEnclave } from './enclave.ts'
+import { createEmbeddedEthereumProvider } from './ethereumProvider.ts'
+import { signSolanaMessage } from './signSolanaMessage.ts'
+
+const ETH0 = '0x1111111111111111111111111111111111111111'
+const ETH1 = '0x2222222222222222222222222222222222222222'
+const SOL0 = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'
+
+function walletWire(
+  address: string,
+  chain: 'ethereum' | 'solana',
+  index: number | null,
+  entropy = ETH0,
+) {
+  return {
+    type: 'wallet' as const,
+    address,
+    chain_type: chain,
+    wallet_index: index,
+    wallet_client_type: 'latchkey' as const,
+    connector_type: 'embedded' as const,
+    imported: index === null,
+    delegated: false,
+    recovery_method: 'latchkey' as const,
+    entropy_id: entropy,
+    verified_at: 1,
+    first_verified_at: 1,
+    latest_verified_at: 1,
+  }
+}
+
+function userWith(...wallets: ReturnType<typeof walletWire>[]): UserWire {
+  const base = wireUser()
+  return { ...base, linked_accounts: [...base.linked_accounts, ...wallets] }
+}
+
+function setup(
+  handler: (event: string, data: Record<string, unknown>) => unknown,
+  wallets: ReturnType<typeof walletWire>[] = [],
+) {
+  const fake = createFakeFetch(() => json(500, {}))
+  const client = createLatchkeyClient({
+    appId: APP_ID,
+    apiUrl: 'http://localhost:8787',
+    fetch: fake.fetch,
+    storage: createMemoryStorage(),
+    cookies: { get: () => null, set() {}, remove() {} },
+  })
+  client.session.applyAuthResponse({
+    ...authResponse({ exp: Math.floor(Date.now() / 1000) + 3600 }),
+    user: userWith(...wallets),
+  })
+  const request = vi.fn(async (event: string, data: unknown) =>
+    handler(event, data as Record<string, unknown>),
+  )
+  attachEnclave(client, {
+    origin: 'http://localhost:8787',
+    request: request as never,
+    destroy() {},
+  })
+  return { client, request }
+}
+
+describe('createWallet', () => {
+  it('creates the first wallet with automatic recovery and returns it only once the server answered', async () => {
+    const { client, request } = setup((event) => {
+      if (event === 'latchkey:wallets:create')
+        return { user: userWith(walletWire(ETH0, 'ethereum', 0)) }
+    })
+    const wallet = await createWallet(client)
+    expect(request).toHaveBeenCalledWith(
+      'latchkey:wallets:create',
+      expect.objectContaining({
+        chain_types: ['ethereum'],
+        recovery: { method: 'latchkey' },
+        access_token: expect.any(String),
+      }),
+      expect.anything(),
+    )
+    expect(wallet).toMatchObject({ address: ETH0, walletIndex: 0, chainType: 'ethereum' })
+    expect(client.session.getState().user?.wallet?.address).toBe(ETH0)
+  })
+
+  it("refuses a second wallet without createAdditional: 'User already has an embedded wallet.'", async () => {
+    const { client } = setup(() => ({}), [walletWire(ETH0, 'ethereum', 0)])
+    await expect(createWallet(client)).rejects.toThrow('User already has an embedded wallet.')
+  })
+
+  it('adds the next HD index with createAdditional, recovering the device share first if needed', async () => {
+    const { client, request } = setup(
+      (event) => {
+        if (event === 'latchkey:wallets:connect')
+          return { entropy_id: ETH0, status: 'needs-recovery', recovery_method: 'latchkey' }
+        if (event === 'latchkey:wallets:recover') return { entropy_id: ETH0 }
+        if (event === 'latchkey:wallets:add')
+          return {
+            user: userWith(walletWire(ETH0, 'ethereum', 0), walletWire(ETH1, 'ethereum', 1)),
+          }
+      },
+      [walletWire(ETH0, 'ethereum', 0)],
+    )
+    const wallet = await createWallet(client, { createAdditional: true })
+    expect(request.mock.calls.map((c) => c[0])).toEqual([
+      'latchkey:wallets:connect',
+      'latchkey:wallets:recover',
+      'latchkey:wallets:add',
+    ])
+    expect(request.mock.calls[2]?.[1]).toMatchObject({
+      entropy_id: ETH0,
+      chain_type: 'ethereum',
+      wallet_index: 1,
+    })
+    expect(wallet.address).toBe(ETH1)
+  })
+
+  it('adds the first Solana wallet of the same secret', async () => {
+    const { client, request } = setup(
+      (event) => {
+        if (event === 'latchkey:wallets:connect')
+          return { entropy_id: ETH0, status: 'ready', recovery_method: 'latchkey' }
+        if (event === 'latchkey:wallets:add')
+          return { user: userWith(walletWire(ETH0, 'ethereum', 0), walletWire(SOL0, 'solana', 0)) }
+      },
+      [walletWire(ETH0, 'ethereum', 0)],
+    )
+    const wallet = await createWallet(client, { chainType: 'solana' })
+    expect(request.mock.calls[1]?.[1]).toMatchObject({ chain_type: 'solana', wallet_index: 0 })
+    expect(wallet).toMatchObject({ address: SOL0, chainType: 'solana' })
+    expect(embeddedWallets(client.session.getState().user)).toHaveLength(2)
+  })
+
+  it("refuses when logged out: 'User must be authenticated before creating a Latchkey wallet'", async () => {
+    const { client } = setup(() => ({}))
+    client.session.clear()
+    await expect(createWallet(client)).rejects.toThrow(
+      'User must be authenticated before creating a Latchkey wallet',
+    )
+  })
+
+  it('asks for the password when a password-protected wallet is used on a new device', async () => {
+    const { client } = setup(
+      (event) => {
+        if (event === 'latchkey:wallets:connect')
+          return { entropy_id: ETH0, status: 'needs-recovery', recovery_method: 'user-passcode' }
+      },
+      [walletWire(ETH0, 'ethereum', 0)],
+    )
+    await expect(createWallet(client, { createAdditional: true })).rejects.toMatchObject({
+      code: 'RECOVERY_REQUIRED',
+    })
+  })
+})
+
+describe('embedded Ethereum provider (EIP-1193)', () => {
+  const ready = (result: unknown) => (event: string) =>
+    event === 'latchkey:wallets:connect'
+      ? { entropy_id: ETH0, status: 'ready', recovery_method: 'latchkey' }
+      : { result }
+
+  it('answers accounts and chain id, and switches chains', async () => {
+    const { client } = setup(ready('0x'), [walletWire(ETH0, 'ethereum', 0)])
+    const wallet = embeddedWallets(client.session.getState().user)[0]!
+    const provider = createEmbeddedEthereumProvider(client, wallet)
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([ETH0])
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    await provider.request({
+      method: 'wallet_switchEthereumChain',
+      params: [{ chainId: '0x2105' }],
+    })
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x2105')
+  })
+
+  it('signs through the enclave; a text message is sent as hex', async () => {
+    const { client, request } = setup(ready('0xsig'), [walletWire(ETH0, 'ethereum', 0)])
+    const provider = createEmbeddedEthereumProvider(
+      client,
+      embeddedWallets(client.session.getState().user)[0]!,
+    )
+    expect(await provider.request({ method: 'personal_sign', params: ['hello', ETH0] })).toBe(
+      '0xsig',
+    )
+    expect(request.mock.calls[1]?.[1]).toMatchObject({
+      request: { method: 'personal_sign', params: ['0x68656c6c6f', ETH0] },
+    })
+  })
+
+  it("refuses empty messages: 'Message must be a non-empty string'", async () => {
+    const { client } = setup(ready('0x'), [walletWire(ETH0, 'ethereum', 0)])
+    const provider = createEmbeddedEthereumProvider(
+      client,
+      embeddedWallets(client.session.getState().user)[0]!,
+    )
+    await expect(provider.request({ method: 'personal_sign', params: ['', ETH0] })).rejects.toThrow(
+      'Message must be a non-empty string',
+    )
+  })
+
+  it('refuses another address (4100) and unsupported methods (4200)', async () => {
+    const { client } = setup(ready('0x'), [walletWire(ETH0, 'ethereum', 0)])
+    const provider = createEmbeddedEthereumProvider(
+      client,
+      embeddedWallets(client.session.getState().user)[0]!,
+    )
+    await expect(
+      provider.request({ method: 'personal_sign', params: ['0x01', ETH1] }),
+    ).rejects.toMatchObject({ code: 4100 })
+    await expect(
+      provider.request({ method: 'eth_sendTransaction', params: [] }),
+    ).rejects.toMatchObject({ code: 4200 })
+  })
+})
+
+describe('signSolanaMessage', () => {
+  it('sends the message as base64url with the 15 s proxy timeout and decodes the signature', async () => {
+    const signature = new Uint8Array(64).fill(7)
+    const encoded = btoa(String.fromCharCode(...signature))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '')
+    const { client, request } = setup(
+      (event) =>
+        event === 'latchkey:wallets:connect'
+          ? { entropy_id: ETH0, status: 'ready', recovery_method: 'latchkey' }
+          : { result: encoded },
+      [walletWire(ETH0, 'ethereum', 0), walletWire(SOL0, 'solana', 0)],
+    )
+    const wallet = embeddedWallets(client.session.getState().user, 'solana')[0]!
+    const result = await signSolanaMessage(client, wallet, new TextEncoder().encode('hi'))
+    expect(result).toEqual(signature)
+    expect(request.mock.calls[1]?.[2]).toEqual({ initTimeoutMs: 15_000 })
+    expect(request.mock.calls[1]?.[1]).toMatchObject({
+      request: { method: 'signMessage', params: { message: 'aGk' } },
+    })
+  })
+})
