@@ -56,7 +56,7 @@ function setup(
     ...authResponse({ exp: Math.floor(Date.now() / 1000) + 3600 }),
     user: userWith(...wallets),
   })
-  const request = vi.fn(async (event: string, data: unknown) =>
+  const request = vi.fn(async (event: string, data: unknown, _options?: unknown) =>
     handler(event, data as Record<string, unknown>),
   )
   attachEnclave(client, {
