@@ -51,7 +51,13 @@ export {
   createMemoryStorage,
   type KeyValueStorage,
 } from './storage.ts'
-export { type EmailAccount, type LinkedAccount, toUser, type User } from './user.ts'
+export {
+  type EmailAccount,
+  type EmbeddedWalletAccount,
+  type LinkedAccount,
+  toUser,
+  type User,
+} from './user.ts'
 export {
   type CreateWalletParameters,
   createWallet,

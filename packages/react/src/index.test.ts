@@ -7,8 +7,11 @@ it('exports exactly these names', () => {
     'LatchkeyError',
     'LatchkeyLoginPanel',
     'LatchkeyProvider',
+    'useCreateWallet',
     'useLatchkey',
     'useLogin',
     'useLoginWithEmail',
+    'useSolanaWallets',
+    'useWallets',
   ])
 })

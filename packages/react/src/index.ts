@@ -14,7 +14,13 @@
  * }
  */
 
-export { type EmailAccount, LatchkeyError, type LinkedAccount, type User } from '@latchkey/core'
+export {
+  type EmailAccount,
+  type EmbeddedWalletAccount,
+  LatchkeyError,
+  type LinkedAccount,
+  type User,
+} from '@latchkey/core'
 export type { ErrorCode } from '@latchkey/protocol/errors'
 export type {
   LatchkeyAppearance,
@@ -28,6 +34,14 @@ export {
   type UseLoginWithEmailReturnType,
   useLoginWithEmail,
 } from './hooks/useLoginWithEmail.ts'
+export {
+  type ConnectedEthereumWallet,
+  type ConnectedSolanaWallet,
+  useCreateWallet,
+  useSolanaWallets,
+  useWallets,
+  type WalletRecovery,
+} from './hooks/useWallets.ts'
 export { LatchkeyLoginPanel, type LatchkeyLoginPanelProps } from './LatchkeyLoginPanel.tsx'
 export { LatchkeyProvider, type LatchkeyProviderProps } from './LatchkeyProvider.tsx'
 export type { LoginOptions, LoginResult } from './store.ts'

@@ -1,0 +1,129 @@
+import {
+  type CreateWalletParameters,
+  createEmbeddedEthereumProvider,
+  createWallet,
+  type EmbeddedEthereumProvider,
+  type EmbeddedWalletAccount,
+  embeddedWallets,
+  signSolanaMessage,
+} from '@latchkey/core'
+import { useCallback, useMemo } from 'react'
+import { useLatchkeyInstance } from '../context.ts'
+import { useSession } from './useSession.ts'
+
+/** How a wallet comes back on a new device (the recovery status users ask for). */
+export interface WalletRecovery {
+  /** True for every recovery method: no embedded wallet exists without a recovery share. */
+  recoverable: boolean
+  method: EmbeddedWalletAccount['recoveryMethod']
+  /** Words for it, e.g. "Automatic (kept by the app's Latchkey server)". */
+  description: string
+}
+
+const recoveryDescriptions: Record<EmbeddedWalletAccount['recoveryMethod'], string> = {
+  latchkey: 'Automatic: recovered on a new device after login',
+  'user-passcode': 'Password: recovered on a new device with your password',
+  'google-drive': 'Google Drive: recovered with your Google account',
+  icloud: 'iCloud: recovered with your Apple account',
+}
+
+export interface ConnectedEthereumWallet {
+  type: 'ethereum'
+  address: string
+  walletIndex: number | null
+  imported: boolean
+  walletClientType: 'latchkey'
+  connectorType: 'embedded'
+  recovery: WalletRecovery
+  /** The wallet's EIP-1193 provider; signing happens in the enclave. */
+  getEthereumProvider(): EmbeddedEthereumProvider
+}
+
+export interface ConnectedSolanaWallet {
+  type: 'solana'
+  address: string
+  walletIndex: number | null
+  imported: boolean
+  walletClientType: 'latchkey'
+  connectorType: 'embedded'
+  recovery: WalletRecovery
+  /** Signs a message (ed25519) in the enclave; resolves to the 64-byte signature. */
+  signMessage(message: Uint8Array): Promise<Uint8Array>
+}
+
+const recoveryOf = (wallet: EmbeddedWalletAccount): WalletRecovery => ({
+  recoverable: true,
+  method: wallet.recoveryMethod,
+  description: recoveryDescriptions[wallet.recoveryMethod] ?? wallet.recoveryMethod,
+})
+
+/**
+ * The user's embedded Ethereum wallets, each with an EIP-1193 provider and its
+ * recovery status.
+ *
+ * @example
+ * const { wallets } = useWallets()
+ * const provider = wallets[0]?.getEthereumProvider()
+ * const signature = await provider?.request({ method: 'personal_sign', params: ['0x68656c6c6f', wallets[0].address] })
+ */
+export function useWallets(): { ready: boolean; wallets: ConnectedEthereumWallet[] } {
+  const { client } = useLatchkeyInstance()
+  const session = useSession(client)
+  const wallets = useMemo(
+    () =>
+      embeddedWallets(session.user, 'ethereum').map(
+        (wallet): ConnectedEthereumWallet => ({
+          type: 'ethereum',
+          address: wallet.address,
+          walletIndex: wallet.walletIndex,
+          imported: wallet.imported,
+          walletClientType: 'latchkey',
+          connectorType: 'embedded',
+          recovery: recoveryOf(wallet),
+          getEthereumProvider: () => createEmbeddedEthereumProvider(client, wallet),
+        }),
+      ),
+    [client, session.user],
+  )
+  return { ready: session.status !== 'loading', wallets }
+}
+
+/** The user's embedded Solana wallets, with `signMessage` and their recovery status. */
+export function useSolanaWallets(): { ready: boolean; wallets: ConnectedSolanaWallet[] } {
+  const { client } = useLatchkeyInstance()
+  const session = useSession(client)
+  const wallets = useMemo(
+    () =>
+      embeddedWallets(session.user, 'solana').map(
+        (wallet): ConnectedSolanaWallet => ({
+          type: 'solana',
+          address: wallet.address,
+          walletIndex: wallet.walletIndex,
+          imported: wallet.imported,
+          walletClientType: 'latchkey',
+          connectorType: 'embedded',
+          recovery: recoveryOf(wallet),
+          signMessage: (message) => signSolanaMessage(client, wallet, message),
+        }),
+      ),
+    [client, session.user],
+  )
+  return { ready: session.status !== 'loading', wallets }
+}
+
+/**
+ * Creates embedded wallets: `createWallet()` for the first Ethereum wallet,
+ * `createWallet({ createAdditional: true })` for the next index,
+ * `createWallet({ chainType: 'solana' })` for Solana.
+ */
+export function useCreateWallet(): {
+  createWallet(parameters?: CreateWalletParameters): Promise<EmbeddedWalletAccount>
+} {
+  const { client } = useLatchkeyInstance()
+  return {
+    createWallet: useCallback(
+      (parameters?: CreateWalletParameters) => createWallet(client, parameters),
+      [client],
+    ),
+  }
+}
