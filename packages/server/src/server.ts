@@ -33,6 +33,7 @@ import type { RateLimiter } from './rate-limit/types.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
 import { usersMeRoute } from './users/routes.ts'
+import { walletRoutes } from './wallets/routes.ts'
 
 export const SERVER_VERSION = '0.1.0'
 
@@ -181,6 +182,7 @@ export async function createLatchkeyServer(
       refreshRoute,
       logoutRoute,
       usersMeRoute,
+      ...walletRoutes,
       analyticsEventRoute,
       ...(devMailbox ? [devMailboxRoute] : []),
     ]

@@ -94,6 +94,30 @@ export interface AnalyticsEventsTable {
   created_at: number
 }
 
+/**
+ * One embedded-wallet secret (HD entropy or imported key) and its shares.
+ * Sealed columns: AES-256-GCM (SecretBox), associated data binding app id,
+ * entropy id, user id and the column (see wallets/service.ts).
+ */
+export interface WalletSecretsTable {
+  /** The secret's first address; Ethereum addresses lowercased. */
+  entropy_id: string
+  app_id: string
+  user_id: string
+  entropy_type: 'hd' | 'private-key'
+  /** Sealed (purpose auth-shares). */
+  auth_share: string
+  recovery_method: 'latchkey' | 'user-passcode' | 'google-drive' | 'icloud'
+  /** Sealed (purpose recovery-shares): the device share under the recovery key. */
+  recovery_ciphertext: string
+  /** Sealed (purpose recovery-keys); automatic (`latchkey`) recovery only. */
+  recovery_key: string | null
+  /** JSON argon2id parameters; `user-passcode` only. */
+  recovery_kdf: string | null
+  created_at: number
+  updated_at: number
+}
+
 export interface Database {
   apps: AppsTable
   users: UsersTable
@@ -104,4 +128,5 @@ export interface Database {
   signing_keys: SigningKeysTable
   dev_mailbox: DevMailboxTable
   analytics_events: AnalyticsEventsTable
+  wallet_secrets: WalletSecretsTable
 }

@@ -39,6 +39,8 @@ export interface Services {
 export interface AuthContext {
   userId: string
   sessionId: string
+  /** The app the session (and the user) belongs to. */
+  appId: string
 }
 
 export interface HonoEnv {

@@ -145,7 +145,7 @@ export async function authenticateRequest(
     services.now() >= Number(session.expires_at)
   )
     throw new ApiError('UNAUTHORIZED')
-  return { userId: claims.sub, sessionId: claims.sid }
+  return { userId: claims.sub, sessionId: claims.sid, appId }
 }
 
 /** Access + identity tokens and the user, as every login and refresh answers. */

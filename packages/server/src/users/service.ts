@@ -1,4 +1,4 @@
-import type { LinkedAccountWire, UserWire } from '@latchkey/protocol'
+import type { LinkedAccountWire, RecoveryMethod, UserWire } from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
@@ -8,15 +8,44 @@ type Db = Kysely<Database> | Transaction<Database>
 
 const seconds = (ms: number) => Math.floor(Number(ms) / 1000)
 
+/** Linked-account type of an embedded wallet (identifier = canonical address). */
+export const WALLET_ACCOUNT_TYPE = 'wallet'
+
+/** Recovery method by stored entropy id (wallet_secrets.entropy_id). */
+export type RecoveryMethods = ReadonlyMap<string, RecoveryMethod>
+
 /**
  * One stored linked account as it travels on the wire; null for a type this
- * server version has no wire shape for (rows written by a newer version).
+ * server version has no wire shape for (rows written by a newer version), and
+ * for a wallet whose secret row is missing (a wallet without its shares is
+ * never shown).
  */
 export function toLinkedAccountWire(
   row: Selectable<LinkedAccountsTable>,
+  recoveryMethods: RecoveryMethods = new Map(),
 ): LinkedAccountWire | null {
   const data = JSON.parse(row.data) as Record<string, unknown>
   switch (row.type) {
+    case WALLET_ACCOUNT_TYPE: {
+      const secretId = typeof data.secret_id === 'string' ? data.secret_id : ''
+      const recovery = recoveryMethods.get(secretId)
+      if (!recovery || (data.chain_type !== 'ethereum' && data.chain_type !== 'solana')) return null
+      return {
+        type: 'wallet',
+        address: typeof data.address === 'string' ? data.address : row.identifier,
+        chain_type: data.chain_type,
+        wallet_index: typeof data.wallet_index === 'number' ? data.wallet_index : null,
+        wallet_client_type: 'latchkey',
+        connector_type: 'embedded',
+        imported: data.imported === true,
+        delegated: data.delegated === true,
+        recovery_method: recovery,
+        entropy_id: typeof data.entropy_id === 'string' ? data.entropy_id : secretId,
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
     case 'email':
       return {
         type: 'email',
@@ -43,16 +72,49 @@ export async function linkedAccountsOf(
     .execute()
 }
 
+/**
+ * Accounts in creation order; wallets stored in the same millisecond (one
+ * create request) keep a stable order: Ethereum before Solana, then by index.
+ */
+function byCreationThenWalletSlot(
+  a: Selectable<LinkedAccountsTable>,
+  b: Selectable<LinkedAccountsTable>,
+): number {
+  const time = Number(a.created_at) - Number(b.created_at)
+  if (time !== 0 || a.type !== WALLET_ACCOUNT_TYPE || b.type !== WALLET_ACCOUNT_TYPE) return time
+  // HD wallets before imported keys, Ethereum before Solana, then by index (≤ 1000).
+  const slot = (row: Selectable<LinkedAccountsTable>) => {
+    const data = JSON.parse(row.data) as { chain_type?: string; wallet_index?: number | null }
+    const imported = typeof data.wallet_index !== 'number'
+    return (
+      (imported ? 2000 : 0) + (data.chain_type === 'ethereum' ? 0 : 1000) + (data.wallet_index ?? 0)
+    )
+  }
+  return slot(a) - slot(b)
+}
+
 /** The user as the API returns it; throws UNAUTHORIZED when the user is gone. */
 export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst()
   if (!user) throw new ApiError('UNAUTHORIZED')
-  const accounts = await linkedAccountsOf(db, userId)
+  const accounts = (await linkedAccountsOf(db, userId)).sort(byCreationThenWalletSlot)
+  // Wallets carry their secret's recovery method: one more indexed read, and
+  // only for users who have a wallet (the refresh path stays two queries).
+  let recoveryMethods: RecoveryMethods | undefined
+  if (accounts.some((a) => a.type === WALLET_ACCOUNT_TYPE)) {
+    const secrets = await db
+      .selectFrom('wallet_secrets')
+      .select(['entropy_id', 'recovery_method'])
+      .where('user_id', '=', userId)
+      .where('app_id', '=', user.app_id)
+      .execute()
+    recoveryMethods = new Map(secrets.map((s) => [s.entropy_id, s.recovery_method]))
+  }
   return {
     id: user.id,
     created_at: seconds(user.created_at),
     linked_accounts: accounts
-      .map(toLinkedAccountWire)
+      .map((a) => toLinkedAccountWire(a, recoveryMethods))
       .filter((a): a is LinkedAccountWire => a !== null),
     mfa_methods: [],
     has_accepted_terms: user.has_accepted_terms === 1,

@@ -1,0 +1,81 @@
+import {
+  addEmbeddedWalletRequestSchema,
+  authShareResponseSchema,
+  createEmbeddedWalletsRequestSchema,
+  entropyRequestSchema,
+  recoveryMaterialResponseSchema,
+  routes,
+  setRecoveryRequestSchema,
+  userSchema,
+} from '@latchkey/protocol'
+import { defineRoute } from '../http/route.ts'
+import {
+  addEmbeddedWallet,
+  createEmbeddedWallets,
+  getRecoveryMaterial,
+  releaseAuthShare,
+  setRecovery,
+} from './service.ts'
+
+export const embeddedWalletsCreateRoute = defineRoute({
+  method: 'post',
+  path: routes.embeddedWalletsCreate,
+  summary: "Store a new secret's auth and recovery shares and its first wallets, atomically",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  body: createEmbeddedWalletsRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => createEmbeddedWallets(services, app, auth, body),
+})
+
+export const embeddedWalletsAddRoute = defineRoute({
+  method: 'post',
+  path: routes.embeddedWalletsAdd,
+  summary: "Add another HD wallet of the signed-in user's secret",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  body: addEmbeddedWalletRequestSchema,
+  response: userSchema,
+  handler: ({ services, auth, body }) => addEmbeddedWallet(services, auth, body),
+})
+
+export const embeddedWalletsAuthShareRoute = defineRoute({
+  method: 'post',
+  path: routes.embeddedWalletsAuthShare,
+  summary: "The auth share of the signed-in user's own secret",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  body: entropyRequestSchema,
+  response: authShareResponseSchema,
+  handler: ({ services, auth, body }) => releaseAuthShare(services, auth, body.entropy_id),
+})
+
+export const embeddedWalletsRecoveryRoute = defineRoute({
+  method: 'post',
+  path: routes.embeddedWalletsRecovery,
+  summary: "The recovery material of the signed-in user's own secret",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  body: entropyRequestSchema,
+  response: recoveryMaterialResponseSchema,
+  handler: ({ services, auth, body }) => getRecoveryMaterial(services, auth, body.entropy_id),
+})
+
+export const embeddedWalletsSetRecoveryRoute = defineRoute({
+  method: 'post',
+  path: routes.embeddedWalletsSetRecovery,
+  summary: "Replace the recovery method and material of the signed-in user's own secret",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  body: setRecoveryRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => setRecovery(services, app, auth, body),
+})
+
+export const walletRoutes = [
+  embeddedWalletsCreateRoute,
+  embeddedWalletsAddRoute,
+  embeddedWalletsAuthShareRoute,
+  embeddedWalletsRecoveryRoute,
+  embeddedWalletsSetRecoveryRoute,
+]
