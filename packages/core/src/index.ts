@@ -63,6 +63,12 @@ export {
   createWallet,
   embeddedWallets,
 } from './wallets/createWallet.ts'
+export {
+  type CreateOnLogin,
+  type CreateOnLoginConfig,
+  chainsToCreateOnLogin,
+  createWalletsOnLogin,
+} from './wallets/createWalletsOnLogin.ts'
 export { attachEnclave, getEnclave } from './wallets/enclave.ts'
 export { ensureWalletReady } from './wallets/ensureWalletReady.ts'
 export {

@@ -80,3 +80,5 @@ export const ENCLAVE_SHORT_INIT_TIMEOUT_MS = 15_000
 /** Every enclave message's `event` starts with this (ARCHITECTURE "Names"). */
 export const ENCLAVE_EVENT_PREFIX = 'latchkey:'
 export const ENCLAVE_READY_EVENT = 'latchkey:iframe:ready'
+/** The wallet-created screen ("Welcome" / "All set!") closes itself after this long (spec 02). */
+export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500

@@ -1,4 +1,4 @@
-import type { LoginMethod } from '@latchkey/core'
+import type { CreateOnLoginConfig, LoginMethod } from '@latchkey/core'
 import { DEFAULT_ACCENT_COLOR, LOGIN_MESSAGE_MAX_LENGTH } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
@@ -38,6 +38,10 @@ export interface LatchkeyConfig {
   loginMethods?: LoginMethod[]
   /** Refuse `name+tag@host` addresses (spec 01 §5). */
   disablePlusEmails?: boolean
+  /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
+  embeddedWallets?: {
+    createOnLogin?: Partial<CreateOnLoginConfig>
+  }
 }
 
 /** Login methods this version of the modal can draw. Later login methods add themselves here. */
@@ -58,6 +62,8 @@ export interface ResolvedConfig {
   disablePlusEmails: boolean
   /** The methods to draw, in order; empty is a configuration error (NO_LOGIN_METHODS). */
   loginMethods: LoginMethod[]
+  /** Which chains get a wallet right after login (default off, spec 01 §9). */
+  createOnLogin: CreateOnLoginConfig
 }
 
 /** The login message, cut to 100 characters (spec 01 §5). */
@@ -97,6 +103,16 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
       legal.requireUsersAcceptTerms ?? app?.require_users_accept_terms ?? false,
     disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
     loginMethods: effectiveLoginMethods(host, app),
+    createOnLogin: {
+      ethereum:
+        host.embeddedWallets?.createOnLogin?.ethereum ??
+        app?.embedded_wallet_config.create_on_login.ethereum ??
+        'off',
+      solana:
+        host.embeddedWallets?.createOnLogin?.solana ??
+        app?.embedded_wallet_config.create_on_login.solana ??
+        'off',
+    },
   }
 }
 

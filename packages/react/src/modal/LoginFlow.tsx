@@ -14,6 +14,7 @@ import { ErrorScreen } from './screens/ErrorScreen.tsx'
 import { LandingScreen } from './screens/LandingScreen.tsx'
 import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import { SuccessScreen } from './screens/SuccessScreen.tsx'
+import { WalletCreationScreen } from './screens/WalletCreationScreen.tsx'
 
 export interface LoginFlowProps {
   instance: LatchkeyInstance
@@ -117,7 +118,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   useEffect(() => {
     if (screen.screen !== 'success') return
     const { user, isNewUser, loginMethod } = screen
-    const next = nextPostLoginScreen({ user, isNewUser, config })
+    const next = nextPostLoginScreen({ user, isNewUser, loginMethod, config })
     const timer = next
       ? setTimeout(() => setScreen(next), POST_LOGIN_DELAY_MS)
       : setTimeout(
@@ -167,5 +168,23 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
       return <AccountNotFoundScreen onRetry={backToLanding} />
     case 'error':
       return <ErrorScreen code={screen.code} onRetry={backToLanding} onBack={backToLanding} />
+    case 'wallet-creation':
+      return (
+        <WalletCreationScreen
+          client={client}
+          chains={screen.chains}
+          isNewUser={screen.isNewUser}
+          appName={config.appName}
+          onDone={() =>
+            finished.current({
+              user: client.session.getState().user ?? screen.user,
+              isNewUser: screen.isNewUser,
+              loginMethod: screen.loginMethod,
+              wasAlreadyAuthenticated: false,
+            })
+          }
+          onFailed={(code) => setScreen({ screen: 'error', code })}
+        />
+      )
   }
 }

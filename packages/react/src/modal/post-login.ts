@@ -1,10 +1,11 @@
-import type { User } from '@latchkey/core'
+import { chainsToCreateOnLogin, type LoginMethod, type User } from '@latchkey/core'
 import type { ResolvedConfig } from '../config.ts'
 import type { Screen } from './screen.ts'
 
 export interface PostLoginContext {
   user: User
   isNewUser: boolean
+  loginMethod: LoginMethod
   config: ResolvedConfig
 }
 
@@ -21,7 +22,15 @@ export type PostLoginStep = (context: PostLoginContext) => Screen | null
  * creation come in later issues; each adds its step to this list, in that
  * order, and its screen to the `Screen` union.
  */
-export const postLoginSteps: PostLoginStep[] = []
+export const postLoginSteps: PostLoginStep[] = [
+  // Embedded-wallet creation (issue 3): Ethereum then Solana, index 0.
+  ({ user, isNewUser, loginMethod, config }) => {
+    const chains = chainsToCreateOnLogin(user, config.createOnLogin)
+    return chains.length > 0
+      ? { screen: 'wallet-creation', user, isNewUser, loginMethod, chains }
+      : null
+  },
+]
 
 /** The first post-login screen that applies, or null to close with success. */
 export function nextPostLoginScreen(context: PostLoginContext): Screen | null {

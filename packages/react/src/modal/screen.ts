@@ -11,5 +11,12 @@ export type Screen =
   | { screen: 'success'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
   | { screen: 'error'; code: ErrorCode }
   | { screen: 'account-not-found' }
+  | {
+      screen: 'wallet-creation'
+      user: User
+      isNewUser: boolean
+      loginMethod: LoginMethod
+      chains: Array<'ethereum' | 'solana'>
+    }
 
 export type ScreenName = Screen['screen']

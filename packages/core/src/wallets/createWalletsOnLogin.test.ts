@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { wireUser } from '../test/fake-server.ts'
+import { toUser } from '../user.ts'
+import { chainsToCreateOnLogin } from './createWalletsOnLogin.ts'
+
+const wallet = (chain: 'ethereum' | 'solana') => ({
+  type: 'wallet' as const,
+  address:
+    chain === 'ethereum'
+      ? '0x1111111111111111111111111111111111111111'
+      : '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV',
+  chain_type: chain,
+  wallet_index: 0,
+  wallet_client_type: 'latchkey' as const,
+  connector_type: 'embedded' as const,
+  imported: false,
+  delegated: false,
+  recovery_method: 'latchkey' as const,
+  entropy_id: '0x1111111111111111111111111111111111111111',
+  verified_at: 1,
+  first_verified_at: 1,
+  latest_verified_at: 1,
+})
+const user = (...wallets: ReturnType<typeof wallet>[]) => {
+  const base = wireUser()
+  return toUser({ ...base, linked_accounts: [...base.linked_accounts, ...wallets] })
+}
+
+describe('chainsToCreateOnLogin (spec 01 §3 createOnLogin)', () => {
+  it('is off by default', () => {
+    expect(chainsToCreateOnLogin(user(), { ethereum: 'off', solana: 'off' })).toEqual([])
+  })
+  it('creates Ethereum then Solana for a user without wallets', () => {
+    expect(
+      chainsToCreateOnLogin(user(), { ethereum: 'all-users', solana: 'users-without-wallets' }),
+    ).toEqual(['ethereum', 'solana'])
+  })
+  it('creates only the missing chain for a returning user', () => {
+    expect(
+      chainsToCreateOnLogin(user(wallet('ethereum')), {
+        ethereum: 'all-users',
+        solana: 'all-users',
+      }),
+    ).toEqual(['solana'])
+    expect(
+      chainsToCreateOnLogin(user(wallet('ethereum'), wallet('solana')), {
+        ethereum: 'all-users',
+        solana: 'all-users',
+      }),
+    ).toEqual([])
+  })
+})

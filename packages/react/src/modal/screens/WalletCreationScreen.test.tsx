@@ -1,0 +1,146 @@
+import { attachEnclave, createLatchkeyClient, createMemoryStorage } from '@latchkey/core'
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { WalletCreationScreen } from './WalletCreationScreen.tsx'
+
+const APP_ID = 'testappaaaaaaaaaaaaaaaaaa'
+const ETH0 = '0x1111111111111111111111111111111111111111'
+
+function jwt(claims: object) {
+  const b64 = (v: object) =>
+    btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
+  return `${b64({ alg: 'ES256' })}.${b64(claims)}.sig`
+}
+
+const userWire = (withWallet: boolean) => ({
+  id: 'did:latchkey:u',
+  created_at: 1,
+  mfa_methods: [],
+  has_accepted_terms: false,
+  is_guest: false,
+  linked_accounts: withWallet
+    ? [
+        {
+          type: 'wallet' as const,
+          address: ETH0,
+          chain_type: 'ethereum' as const,
+          wallet_index: 0,
+          wallet_client_type: 'latchkey' as const,
+          connector_type: 'embedded' as const,
+          imported: false,
+          delegated: false,
+          recovery_method: 'latchkey' as const,
+          entropy_id: ETH0,
+          verified_at: 1,
+          first_verified_at: 1,
+          latest_verified_at: 1,
+        },
+      ]
+    : [],
+})
+
+function setup(enclave: (event: string) => Promise<unknown>) {
+  const calls: string[] = []
+  const fetch = vi.fn(async (url: string) => {
+    calls.push(String(url))
+    return new Response('{"success":true}', {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    })
+  }) as unknown as typeof globalThis.fetch
+  const client = createLatchkeyClient({
+    appId: APP_ID,
+    apiUrl: 'http://localhost:8787',
+    fetch,
+    storage: createMemoryStorage(),
+    cookies: { get: () => null, set() {}, remove() {} },
+  })
+  client.session.applyAuthResponse({
+    user: userWire(false),
+    is_new_user: true,
+    token: jwt({ aud: APP_ID, exp: Math.floor(Date.now() / 1000) + 3600 }),
+    refresh_token: 'r',
+    identity_token: null,
+    session_update_action: 'set',
+  })
+  attachEnclave(client, {
+    origin: 'http://localhost:8787',
+    request: ((event: string) => enclave(event)) as never,
+    destroy() {},
+  })
+  return { client, calls }
+}
+
+afterEach(() => {
+  cleanup()
+  vi.useRealTimers()
+})
+
+describe('WalletCreationScreen', () => {
+  it("creates the wallets, greets a new user with 'Welcome to {app}', and closes after 2500 ms", async () => {
+    vi.useFakeTimers()
+    const { client } = setup(async () => ({ user: userWire(true) }))
+    const onDone = vi.fn()
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['ethereum']}
+        isNewUser
+        appName="Demo"
+        onDone={onDone}
+        onFailed={vi.fn()}
+      />,
+    )
+    expect(screen.getByText('Setting up your wallet')).toBeTruthy()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0)
+    })
+    expect(screen.getByText('Welcome to Demo')).toBeTruthy()
+    expect(client.session.getState().user?.wallet?.address).toBe(ETH0)
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2_499)
+    })
+    expect(onDone).not.toHaveBeenCalled()
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1)
+    })
+    expect(onDone).toHaveBeenCalledOnce()
+  })
+
+  it("greets a returning user with 'All set!' / 'Your account is secured.'", async () => {
+    const { client } = setup(async () => ({ user: userWire(true) }))
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['ethereum']}
+        isNewUser={false}
+        appName="Demo"
+        onDone={vi.fn()}
+        onFailed={vi.fn()}
+      />,
+    )
+    expect(await screen.findByText('All set!')).toBeTruthy()
+    expect(screen.getByText('Your account is secured.')).toBeTruthy()
+  })
+
+  it('logs the user out and reports embedded_wallet_creation_failure_logout when creation fails', async () => {
+    const { client, calls } = setup(async () => {
+      throw new Error('enclave down')
+    })
+    const onFailed = vi.fn()
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['ethereum']}
+        isNewUser
+        appName="Demo"
+        onDone={vi.fn()}
+        onFailed={onFailed}
+      />,
+    )
+    await vi.waitFor(() => expect(onFailed).toHaveBeenCalled())
+    expect(client.session.getState().status).toBe('unauthenticated')
+    expect(calls.some((url) => url.endsWith('/api/v1/analytics_events'))).toBe(true)
+    expect(calls.some((url) => url.endsWith('/api/v1/sessions/logout'))).toBe(true)
+  })
+})
