@@ -74,6 +74,8 @@ export interface LatchkeyServerOptions {
   production?: boolean
   /** Serve the dev mailbox even in production (never do this on the internet). */
   forceDevMailbox?: boolean
+  /** The built enclave page bundle (default packages/enclave/dist/enclave.js, `npm run build:enclave`). */
+  enclaveBundlePath?: string
   /** Clock in epoch ms, injectable for tests. */
   now?: () => number
   logger?: Logger

@@ -24,6 +24,7 @@ import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
 import { devMailboxRoute, registerDevMailboxPage } from './dev/routes.ts'
+import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
@@ -203,6 +204,7 @@ export async function createLatchkeyServer(
     app.use('*', securityHeaders(config))
     app.use('*', cors(services))
     registerRoutes(app, definitions, services)
+    registerEnclavePage(app, services, { bundlePath: options.enclaveBundlePath })
     if (devMailbox) registerDevMailboxPage(app, services)
     app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))
     app.onError((error, c) => {
@@ -236,10 +238,12 @@ function securityHeaders(config: ResolvedConfig) {
     await next()
     const h = c.res.headers
     h.set('X-Content-Type-Options', 'nosniff')
-    // The API and the dev pages are never framed (the enclave page will set its own).
+    // The API and the dev pages are never framed; the enclave page sets its own
+    // CSP whose frame-ancestors lists the app's origins (security bar 43, 48).
     if (!h.has('Content-Security-Policy'))
       h.set('Content-Security-Policy', "frame-ancestors 'none'")
-    h.set('X-Frame-Options', 'DENY')
+    const framable = /frame-ancestors (?!'none')/.test(h.get('Content-Security-Policy') ?? '')
+    if (!framable) h.set('X-Frame-Options', 'DENY')
     h.set('Referrer-Policy', 'no-referrer')
     if (config.https) h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains')
     if (!h.has('Cache-Control') && c.req.path.startsWith('/api/'))

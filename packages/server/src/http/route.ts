@@ -94,7 +94,14 @@ export async function resolveApp(c: Context<HonoEnv>, services: Services): Promi
   c.set('app', app)
   const origin = c.req.header('origin')
   // Server-to-server calls carry no Origin; browsers always send one cross-origin.
-  if (origin !== undefined && !app.allowedOrigins.includes(origin))
+  // A same-origin call comes from this server's own pages (the enclave): a
+  // browser never lets another site claim our origin.
+  if (
+    origin !== undefined &&
+    !app.allowedOrigins.includes(origin) &&
+    origin !== new URL(c.req.url).origin &&
+    origin !== new URL(services.config.publicUrl).origin
+  )
     throw new ApiError('ORIGIN_NOT_ALLOWED')
   return app
 }

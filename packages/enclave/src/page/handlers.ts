@@ -1,0 +1,356 @@
+import type {
+  ChainType,
+  EnclaveEvent,
+  enclaveRequestSchemas,
+  RecoveryChoice,
+  RecoveryMaterial,
+  RecoveryMethod,
+  UserWire,
+} from '@latchkey/protocol/schemas'
+import type { z } from 'zod'
+import { sameEntropyId } from '../address.ts'
+import { deriveEthereumAccount, deriveSolanaAccount, entropyIdOf } from '../derive.ts'
+import { base64urlToBytes, bytesToBase64url } from '../encoding.ts'
+import { isEnclaveError } from '../errors.ts'
+import {
+  derivePasswordKey,
+  generateRecoveryKey,
+  newPasswordKdf,
+  openRecoveryShare,
+  sealRecoveryShare,
+} from '../recovery.ts'
+import {
+  generateHdSecret,
+  importEthereumKey,
+  importSolanaKey,
+  type WalletSecret,
+  wipeSecret,
+} from '../secret.ts'
+import { reconstructAndVerify, splitSecret } from '../shares.ts'
+import type { ServerApi } from './api.ts'
+import { PageError } from './errors.ts'
+import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
+import type { DeviceShareStore } from './store.ts'
+
+type Payload<E extends EnclaveEvent> = z.output<(typeof enclaveRequestSchemas)[E]>
+
+export interface HandlerDeps {
+  appId: string
+  api: ServerApi
+  store: DeviceShareStore
+  now?: () => number
+  logger?: Pick<Console, 'warn'>
+}
+
+export type Handlers = { [E in EnclaveEvent]: (data: Payload<E>) => Promise<unknown> }
+
+export interface ConnectAnswer {
+  entropy_id: string
+  status: 'ready' | 'needs-recovery'
+  recovery_method: RecoveryMethod
+}
+
+/** The address of wallet `index` on `chain`; the key material is wiped before returning. */
+function addressOf(secret: WalletSecret, chain: ChainType, index: number): string {
+  if (chain === 'ethereum') {
+    const account = deriveEthereumAccount(secret, index)
+    account.privateKey.fill(0)
+    return account.address
+  }
+  const account = deriveSolanaAccount(secret, index)
+  account.seed.fill(0)
+  return account.address
+}
+
+/** Seals the device share as the recovery share under the chosen method. */
+async function sealForRecovery(
+  deviceShare: Uint8Array,
+  choice: RecoveryChoice,
+  entropyId: string,
+): Promise<RecoveryMaterial> {
+  if (choice.method === 'latchkey') {
+    const key = generateRecoveryKey()
+    try {
+      const ciphertext = await sealRecoveryShare(deviceShare, key, entropyId)
+      return { method: 'latchkey', ciphertext, recovery_key: bytesToBase64url(key) }
+    } finally {
+      key.fill(0)
+    }
+  }
+  const kdf = newPasswordKdf()
+  const key = await derivePasswordKey(choice.password, kdf)
+  try {
+    const ciphertext = await sealRecoveryShare(deviceShare, key, entropyId)
+    return { method: 'user-passcode', ciphertext, kdf }
+  } finally {
+    key.fill(0)
+  }
+}
+
+/**
+ * The enclave's request handlers (ARCHITECTURE "Embedded wallet keys"). The
+ * secret exists in memory only inside one handler call and is wiped in a
+ * `finally`; the device share is written only after the server confirmed it
+ * stored the auth and recovery shares.
+ */
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const { appId, api, store } = deps
+  const now = deps.now ?? Date.now
+
+  async function deviceShareOf(entropyId: string) {
+    const record = await store.get(appId, entropyId)
+    if (!record)
+      throw new PageError('WALLET_NOT_FOUND', 'This wallet must be recovered on this device first')
+    return record
+  }
+
+  /** Rebuilds the secret from the stored device share and the server's auth share, runs `use`, wipes. */
+  async function withSecret<T>(
+    token: string,
+    entropyId: string,
+    use: (
+      secret: WalletSecret,
+      recoveryMethod: RecoveryMethod,
+      deviceShare: Uint8Array,
+    ) => Promise<T>,
+  ): Promise<T> {
+    const record = await deviceShareOf(entropyId)
+    const authShare = base64urlToBytes(await api.authShare(token, entropyId))
+    let secret: WalletSecret | undefined
+    try {
+      secret = await reconstructAndVerify(record.deviceShare, authShare, entropyId)
+      return await use(secret, record.recoveryMethod, record.deviceShare)
+    } finally {
+      authShare.fill(0)
+      if (secret) wipeSecret(secret)
+      record.deviceShare.fill(0)
+    }
+  }
+
+  /** Stores the shares of a new secret on the server, then the device share here. */
+  async function storeNewSecret(
+    token: string,
+    secret: WalletSecret,
+    entropyType: 'hd' | 'private-key',
+    wallets: { chain_type: ChainType; address: string; wallet_index: number | null }[],
+    choice: RecoveryChoice,
+  ): Promise<{ user: UserWire }> {
+    const entropyId = entropyIdOf(secret)
+    const { deviceShare, authShare } = await splitSecret(secret)
+    try {
+      const recovery = await sealForRecovery(deviceShare, choice, entropyId)
+      // Atomic creation: nothing is kept here unless the server stored both shares.
+      const user = await api.create(token, {
+        entropy_id: entropyId,
+        entropy_type: entropyType,
+        auth_share: bytesToBase64url(authShare),
+        recovery,
+        wallets,
+      })
+      try {
+        await store.put({
+          appId,
+          entropyId,
+          deviceShare,
+          recoveryMethod: choice.method,
+          updatedAt: now(),
+        })
+      } catch {
+        // The server holds the recovery share: the wallet exists and is recoverable here.
+        deps.logger?.warn(
+          'Latchkey: the device share could not be stored; recovery will rebuild it',
+        )
+      }
+      return { user }
+    } finally {
+      deviceShare.fill(0)
+      authShare.fill(0)
+    }
+  }
+
+  return {
+    async 'latchkey:wallets:create'(data) {
+      const chains = (['ethereum', 'solana'] as const).filter((c) => data.chain_types.includes(c))
+      const secret = generateHdSecret()
+      try {
+        const wallets = chains.map((chain) => ({
+          chain_type: chain,
+          address: addressOf(secret, chain, 0),
+          wallet_index: 0,
+        }))
+        return await storeNewSecret(data.access_token, secret, 'hd', wallets, data.recovery)
+      } finally {
+        wipeSecret(secret)
+      }
+    },
+
+    async 'latchkey:wallets:import'(data) {
+      let secret: WalletSecret
+      try {
+        secret =
+          data.chain_type === 'ethereum'
+            ? importEthereumKey(data.private_key)
+            : importSolanaKey(data.private_key)
+      } catch (error) {
+        if (isEnclaveError(error)) throw new PageError('INVALID_PAYLOAD', 'Not a valid private key')
+        throw error
+      }
+      try {
+        const wallets = [
+          {
+            chain_type: data.chain_type,
+            address: addressOf(secret, data.chain_type, 0),
+            wallet_index: null,
+          },
+        ]
+        return await storeNewSecret(data.access_token, secret, 'private-key', wallets, {
+          method: 'latchkey',
+        })
+      } finally {
+        wipeSecret(secret)
+      }
+    },
+
+    async 'latchkey:wallets:add'(data) {
+      return withSecret(data.access_token, data.entropy_id, async (secret) => {
+        const address = addressOf(secret, data.chain_type, data.wallet_index)
+        const user = await api.add(data.access_token, {
+          entropy_id: data.entropy_id,
+          chain_type: data.chain_type,
+          address,
+          wallet_index: data.wallet_index,
+        })
+        return { user }
+      })
+    },
+
+    async 'latchkey:wallets:connect'(data): Promise<ConnectAnswer> {
+      const record = await store.get(appId, data.entropy_id)
+      if (record) {
+        record.deviceShare.fill(0)
+        return {
+          entropy_id: data.entropy_id,
+          status: 'ready',
+          recovery_method: record.recoveryMethod,
+        }
+      }
+      // No share on this device: ask which recovery the wallet uses (no key material moves).
+      const user = await api.me(data.access_token)
+      const wallet = user.linked_accounts.find(
+        (a) => a.type === 'wallet' && sameEntropyId(a.entropy_id, data.entropy_id),
+      )
+      if (wallet?.type !== 'wallet') throw new PageError('WALLET_NOT_FOUND')
+      return {
+        entropy_id: data.entropy_id,
+        status: 'needs-recovery',
+        recovery_method: wallet.recovery_method,
+      }
+    },
+
+    async 'latchkey:wallets:recover'(data): Promise<ConnectAnswer> {
+      const material = await api.recovery(data.access_token, data.entropy_id)
+      let deviceShare: Uint8Array
+      if (material.method === 'latchkey') {
+        const key = base64urlToBytes(material.recovery_key)
+        try {
+          deviceShare = await openRecoveryShare(material.ciphertext, key, data.entropy_id)
+        } finally {
+          key.fill(0)
+        }
+      } else if (material.method === 'user-passcode') {
+        if (!data.password)
+          throw new PageError('INVALID_RECOVERY_PASSWORD', 'A recovery password is required')
+        let key: Uint8Array
+        try {
+          key = await derivePasswordKey(data.password, material.kdf)
+        } catch (error) {
+          if (isEnclaveError(error, 'INVALID_PASSWORD'))
+            throw new PageError('INVALID_RECOVERY_PASSWORD')
+          throw error
+        }
+        try {
+          deviceShare = await openRecoveryShare(material.ciphertext, key, data.entropy_id)
+        } catch (error) {
+          if (isEnclaveError(error, 'DECRYPTION_FAILED'))
+            throw new PageError('INVALID_RECOVERY_PASSWORD')
+          throw error
+        } finally {
+          key.fill(0)
+        }
+      } else {
+        throw new PageError(
+          'UNSUPPORTED_METHOD',
+          `${material.method} recovery is not supported yet`,
+        )
+      }
+      const authShare = base64urlToBytes(await api.authShare(data.access_token, data.entropy_id))
+      try {
+        // Never store a share that does not rebuild this exact wallet.
+        const secret = await reconstructAndVerify(deviceShare, authShare, data.entropy_id)
+        wipeSecret(secret)
+        await store.put({
+          appId,
+          entropyId: data.entropy_id,
+          deviceShare,
+          recoveryMethod: material.method,
+          updatedAt: now(),
+        })
+      } finally {
+        authShare.fill(0)
+        deviceShare.fill(0)
+      }
+      return { entropy_id: data.entropy_id, status: 'ready', recovery_method: material.method }
+    },
+
+    async 'latchkey:wallets:set-recovery'(data) {
+      const user = await withSecret(data.access_token, data.entropy_id, async (_s, _m, share) => {
+        const recovery = await sealForRecovery(share, data.recovery, data.entropy_id)
+        return api.setRecovery(data.access_token, { entropy_id: data.entropy_id, recovery })
+      })
+      const record = await store.get(appId, data.entropy_id)
+      if (record) {
+        await store.put({ ...record, recoveryMethod: data.recovery.method, updatedAt: now() })
+        record.deviceShare.fill(0)
+      }
+      return { user }
+    },
+
+    async 'latchkey:wallets:rpc'(data) {
+      const index = data.wallet_index ?? 0
+      const { request } = data
+      if (data.chain_type === 'ethereum' && request.method === 'signMessage')
+        throw new PageError('UNSUPPORTED_METHOD')
+      if (data.chain_type === 'solana' && request.method !== 'signMessage')
+        throw new PageError('UNSUPPORTED_METHOD')
+      return withSecret(data.access_token, data.entropy_id, async (secret) => {
+        if (request.method === 'signMessage') {
+          const message = base64urlToBytes(request.params.message)
+          const account = deriveSolanaAccount(secret, index)
+          try {
+            return { result: bytesToBase64url(signSolanaMessage(message, account.seed)) }
+          } finally {
+            account.seed.fill(0)
+          }
+        }
+        const account = deriveEthereumAccount(secret, index)
+        try {
+          const address = request.method === 'personal_sign' ? request.params[1] : request.params[0]
+          if (!sameEntropyId(address, account.address))
+            throw new PageError('INVALID_PAYLOAD', 'The address is not this wallet')
+          const result =
+            request.method === 'personal_sign'
+              ? personalSign(request.params[0], account.privateKey)
+              : signTypedDataV4(request.params[1], account.privateKey)
+          return { result }
+        } finally {
+          account.privateKey.fill(0)
+        }
+      })
+    },
+
+    async 'latchkey:clear'() {
+      await store.clearApp(appId)
+      return {}
+    },
+  }
+}

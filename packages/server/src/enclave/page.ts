@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { errorMessages, isValidAppId, routes } from '@latchkey/protocol'
+import type { Context, Hono } from 'hono'
+import type { HonoEnv, Services } from '../http/context.ts'
+
+/** Where the page loads its script from (same origin as the page: CSP `script-src 'self'`). */
+export const ENCLAVE_SCRIPT_PATH = '/apps/enclave.js'
+/** The id of the inlined JSON config the page reads (packages/enclave/src/page/config.ts). */
+export const ENCLAVE_CONFIG_ELEMENT_ID = 'latchkey-enclave-config'
+
+/** The built page bundle: `npx vite build --config packages/enclave/vite.config.ts`. */
+export const DEFAULT_ENCLAVE_BUNDLE_PATH = fileURLToPath(
+  new URL('../../../enclave/dist/enclave.js', import.meta.url),
+)
+
+export interface EnclavePageOptions {
+  /** The built `enclave.js` (default: packages/enclave/dist/enclave.js). */
+  bundlePath?: string
+}
+
+interface Bundle {
+  body: string
+  etag: string
+  integrity: string
+}
+
+/**
+ * An origin that is safe to put in a CSP source list and to compare exactly:
+ * scheme, host and optional port, nothing else (no path, spaces, `;`, quotes
+ * or wildcards). Apps store normalized origins already; this refuses anything
+ * that was written to the database some other way.
+ */
+const SAFE_ORIGIN =
+  /^https?:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+export function safeFrameOrigins(origins: readonly string[]): string[] {
+  return [...new Set(origins.filter((o) => typeof o === 'string' && SAFE_ORIGIN.test(o)))]
+}
+
+/**
+ * JSON for a `<script type="application/json">` block: `<`, `>` and `&` are
+ * escaped as `\u003c`… so `</script>` or `<!--` in a value cannot end the
+ * block, and U+2028/U+2029 are escaped too. `JSON.parse` gives back the
+ * original values.
+ */
+export function jsonForScriptBlock(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}
+
+/** The enclave page's CSP (security bar 43): only the app's exact origins may frame it. */
+export function enclaveCsp(frameOrigins: readonly string[]): string {
+  const ancestors = frameOrigins.length > 0 ? frameOrigins.join(' ') : "'none'"
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    `frame-ancestors ${ancestors}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ')
+}
+
+/** The page HTML: the inlined config and one same-origin module script, nothing inline that runs. */
+export function enclavePageHtml(
+  config: { appId: string; origins: string[] },
+  integrity?: string,
+): string {
+  const integrityAttr = integrity ? ` integrity="${integrity}"` : ''
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="robots" content="noindex"><title>Latchkey wallet</title>' +
+    `<script type="application/json" id="${ENCLAVE_CONFIG_ELEMENT_ID}">${jsonForScriptBlock(config)}</script>` +
+    `<script type="module" src="${ENCLAVE_SCRIPT_PATH}"${integrityAttr}></script>` +
+    '</head><body></body></html>'
+  )
+}
+
+function unavailable(c: Context<HonoEnv>) {
+  c.header('Cache-Control', 'no-store')
+  return c.json(
+    {
+      code: 'WALLET_PROXY_UNAVAILABLE',
+      message:
+        'The embedded-wallet page is not built: run `npx vite build --config packages/enclave/vite.config.ts`',
+    },
+    503,
+  )
+}
+
+/**
+ * Serves the embedded-wallet enclave (ARCHITECTURE "Embedded wallet keys"):
+ *
+ * - `GET /apps/:appId/embedded-wallets` — the page the host app frames. Its
+ *   CSP `frame-ancestors` is exactly the app's allowed origins (security bar
+ *   43), and it inlines `{ appId, origins }` as JSON so the page knows which
+ *   parent origins it may talk to (security bar 46).
+ * - `GET /apps/enclave.js` — the built page script (read once, kept in memory;
+ *   503 JSON while it is not built).
+ *
+ * Register it next to the other routes, after the global middleware, e.g. in
+ * `createLatchkeyServer`: `registerEnclavePage(app, services)`.
+ *
+ * @example
+ * const app = new Hono<HonoEnv>()
+ * registerEnclavePage(app, services)
+ * await app.request(`/apps/${appId}/embedded-wallets`) // text/html, CSP frame-ancestors = app origins
+ */
+export function registerEnclavePage(
+  hono: Hono<HonoEnv>,
+  services: Services,
+  options: EnclavePageOptions = {},
+): void {
+  const bundlePath = options.bundlePath ?? DEFAULT_ENCLAVE_BUNDLE_PATH
+  let bundle: Bundle | null = null
+
+  // Read once and cached; a missing bundle is retried on the next request.
+  function loadBundle(): Bundle | null {
+    if (bundle) return bundle
+    let body: string
+    try {
+      body = readFileSync(bundlePath, 'utf8')
+    } catch {
+      return null
+    }
+    const sha384 = createHash('sha384').update(body).digest('base64')
+    bundle = {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      integrity: `sha384-${sha384}`,
+    }
+    return bundle
+  }
+
+  hono.get(ENCLAVE_SCRIPT_PATH, (c) => {
+    const script = loadBundle()
+    if (!script) {
+      services.logger.warn(`the enclave bundle is missing at ${bundlePath}`)
+      return unavailable(c)
+    }
+    c.header('Cache-Control', 'no-cache')
+    c.header('ETag', script.etag)
+    c.header('Cross-Origin-Resource-Policy', 'same-origin')
+    if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
+    c.header('Content-Type', 'text/javascript; charset=utf-8')
+    return c.body(script.body, 200)
+  })
+
+  hono.get(routes.enclavePage(':appId'), async (c) => {
+    const appId = c.req.param('appId')
+    const app = isValidAppId(appId) ? await services.apps.get(appId) : null
+    if (!app) {
+      c.header('Cache-Control', 'no-store')
+      return c.json({ code: 'APP_NOT_FOUND', message: errorMessages.APP_NOT_FOUND.title }, 404)
+    }
+    const script = loadBundle()
+    if (!script) {
+      services.logger.warn(`the enclave bundle is missing at ${bundlePath}`)
+      return unavailable(c)
+    }
+    const origins = safeFrameOrigins(app.allowedOrigins)
+    c.header('Content-Security-Policy', enclaveCsp(origins))
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    c.header('Cache-Control', 'no-store')
+    return c.html(enclavePageHtml({ appId: app.id, origins }, script.integrity))
+  })
+}
