@@ -54,6 +54,9 @@ export default async function setup(project: TestProject) {
     dataDir,
     databaseUrl,
     forceDevMailbox: true,
+    // One user logs in on two devices within a test: the 30 s resend cooldown
+    // has its own server tests; here it would only make the suite wait.
+    rateLimits: { codeResendCooldownMs: 1_000 },
     logger: { info() {}, warn() {}, error: (m: string) => console.error(m) },
   })
 

@@ -12,6 +12,8 @@ export function App() {
   const config = useMemo<LatchkeyConfig>(
     () => ({
       appearance: { theme, loginMessage: 'Sign in to try every Latchkey capability.' },
+      // Out of the box every user gets an Ethereum and a Solana wallet (automatic recovery).
+      embeddedWallets: { createOnLogin: { ethereum: 'all-users', solana: 'all-users' } },
     }),
     [theme],
   )

@@ -1,3 +1,4 @@
+import { CODE_RESEND_COOLDOWN_MS } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import type { EmailSender } from './adapters/email/types.ts'
 import type { Database } from './db/types.ts'
@@ -21,6 +22,8 @@ export interface RateLimitOptions {
   codeSendsPerIdentifier: RateLimitRule
   /** Codes requested from one IP (default 50 per hour). */
   codeSendsPerIp: RateLimitRule
+  /** Minimum time between two codes to one address (default CODE_RESEND_COOLDOWN_MS, 30 s, spec 01 §9). */
+  codeResendCooldownMs: number
   /** Code attempts (right or wrong) for one address, across codes (default 20 per hour). */
   codeAttemptsPerIdentifier: RateLimitRule
 }
@@ -88,6 +91,7 @@ export const defaultRateLimits: RateLimitOptions = {
   codeSendsPerIdentifier: { limit: 10, windowMs: 60 * 60_000 },
   codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
   codeAttemptsPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
+  codeResendCooldownMs: CODE_RESEND_COOLDOWN_MS,
 }
 
 export const DEFAULT_PORT = 8787

@@ -1,6 +1,7 @@
 import { type User, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
+import { Wallets } from './Wallets.tsx'
 
 export function UserPanel({ user }: { user: User }) {
   const { logout } = useLatchkey()
@@ -47,6 +48,8 @@ export function UserPanel({ user }: { user: User }) {
           <dd data-testid="user-email">{user.email?.address ?? '—'}</dd>
         </div>
       </dl>
+
+      <Wallets />
 
       <LinkedAccounts accounts={user.linkedAccounts} />
     </section>

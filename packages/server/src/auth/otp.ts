@@ -1,4 +1,4 @@
-import { CODE_MAX_ATTEMPTS, CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS } from '@latchkey/protocol'
+import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '@latchkey/protocol'
 import { safeEqual } from '../crypto/secrets.ts'
 import { affected } from '../db/connect.ts'
 import { ApiError } from '../errors.ts'
@@ -52,7 +52,7 @@ export async function issueOtp(
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst()
-  if (latest && now - Number(latest.created_at) < CODE_RESEND_COOLDOWN_MS)
+  if (latest && now - Number(latest.created_at) < config.rateLimits.codeResendCooldownMs)
     throw new ApiError('RESEND_COOLDOWN')
 
   const perIdentifier = config.rateLimits.codeSendsPerIdentifier

@@ -1,0 +1,113 @@
+import { useCreateWallet, useSolanaWallets, useWallets } from '@latchkey/react'
+import { useState } from 'react'
+
+const MESSAGE = 'Hello from the Latchkey demo'
+const toHex = (text: string) =>
+  `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
+
+/** The user's embedded wallets: addresses, recovery status, and what they can do. */
+export function Wallets() {
+  const { wallets } = useWallets()
+  const { wallets: solanaWallets } = useSolanaWallets()
+  const { createWallet } = useCreateWallet()
+  const [busy, setBusy] = useState<string | null>(null)
+  const [result, setResult] = useState<{ label: string; value: string } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  async function run(label: string, action: () => Promise<string>) {
+    setBusy(label)
+    setError(null)
+    try {
+      setResult({ label, value: await action() })
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const ethereum = wallets[0]
+  const solana = solanaWallets[0]
+  return (
+    <div className="section">
+      <h3 className="section-title" id="wallets-title">
+        Embedded wallets
+      </h3>
+      {wallets.length + solanaWallets.length === 0 ? (
+        <p className="muted">No embedded wallet yet.</p>
+      ) : (
+        <ul className="wallet-list" aria-labelledby="wallets-title">
+          {[...wallets, ...solanaWallets].map((wallet) => (
+            <li
+              key={wallet.address}
+              className="wallet-row"
+              data-testid={`wallet-${wallet.type}-${wallet.walletIndex}`}
+            >
+              <span className="badge">{wallet.type}</span>
+              <code className="wallet-address">{wallet.address}</code>
+              <span className="muted wallet-recovery" title={wallet.recovery.description}>
+                {wallet.recovery.recoverable ? 'Recoverable' : 'Not recoverable'} ·{' '}
+                {wallet.recovery.description}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('Ethereum signature', async () => {
+              const provider = ethereum?.getEthereumProvider()
+              return String(
+                await provider?.request({
+                  method: 'personal_sign',
+                  params: [toHex(MESSAGE), ethereum?.address],
+                }),
+              )
+            })
+          }
+        >
+          {busy === 'Ethereum signature' ? 'Signing…' : 'Sign message'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!solana || busy !== null}
+          onClick={() =>
+            run('Solana signature', async () =>
+              toBase64(
+                (await solana?.signMessage(new TextEncoder().encode(MESSAGE))) ?? new Uint8Array(),
+              ),
+            )
+          }
+        >
+          {busy === 'Solana signature' ? 'Signing…' : 'Solana sign message'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('New wallet', async () => (await createWallet({ createAdditional: true })).address)
+          }
+        >
+          {busy === 'New wallet' ? 'Creating…' : 'Create additional wallet'}
+        </button>
+      </div>
+      {result && (
+        <p className="result" data-testid="wallet-result">
+          <strong>{result.label}:</strong> <code>{result.value}</code>
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,117 @@
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58, base64 } from '@scure/base'
+import type { Browser, Page } from 'playwright-core'
+import { verifyMessage } from 'viem'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { launchChromium, readCode, typeCode, uniqueEmail } from './browser.ts'
+
+const { serverUrl, demoUrl } = inject('e2e')
+const MESSAGE = 'Hello from the Latchkey demo'
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function logIn(page: Page, email: string) {
+  await page.goto(demoUrl)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  const dialog = page.getByRole('dialog')
+  const sentAfter = Math.floor(Date.now() / 1000) - 1
+  await dialog.getByRole('textbox', { name: /email/i }).fill(email)
+  await dialog.getByRole('button', { name: 'Submit' }).click()
+  await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor()
+  await typeCode(page, await readCode(serverUrl, email, sentAfter))
+  return dialog
+}
+
+const addressOf = async (page: Page, testId: string) =>
+  (await page.getByTestId(testId).locator('code').innerText()).trim()
+
+/** Clicks a demo signing button and returns the value shown under its label. */
+async function sign(page: Page, button: string, label: string) {
+  await page.getByRole('button', { name: button, exact: true }).click()
+  const result = page
+    .getByTestId('wallet-result')
+    .filter({ hasText: `${label}:` })
+    .locator('code')
+  await result.waitFor()
+  return (await result.innerText()).trim()
+}
+
+describe('embedded wallets in the demo', () => {
+  it('creates an Ethereum and a Solana wallet on login, signs with both, and recovers them on a new device', async () => {
+    const email = uniqueEmail('wallet')
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    const dialog = await logIn(page, email)
+    await dialog.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 30_000 })
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 })
+
+    const ethereum = await addressOf(page, 'wallet-ethereum-0')
+    const solana = await addressOf(page, 'wallet-solana-0')
+    expect(ethereum).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(solana).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    await expect(page.getByTestId('wallet-ethereum-0').innerText()).resolves.toContain(
+      'Recoverable',
+    )
+
+    const signature = await sign(page, 'Sign message', 'Ethereum signature')
+    expect(
+      await verifyMessage({
+        address: ethereum as `0x${string}`,
+        message: MESSAGE,
+        signature: signature as `0x${string}`,
+      }),
+    ).toBe(true)
+
+    const solanaSignature = await sign(page, 'Solana sign message', 'Solana signature')
+    expect(
+      ed25519.verify(
+        base64.decode(solanaSignature),
+        new TextEncoder().encode(MESSAGE),
+        base58.decode(solana),
+      ),
+    ).toBe(true)
+
+    // Security bar 42: the host page cannot reach the enclave origin's storage.
+    const hostView = await page.evaluate(async () => {
+      const frame = document.querySelector(
+        'iframe[title="Latchkey wallet"]',
+      ) as HTMLIFrameElement | null
+      let crossOriginBlocked = false
+      try {
+        void (frame?.contentWindow as Window & { indexedDB: IDBFactory }).indexedDB.open(
+          'latchkey-enclave',
+        )
+      } catch {
+        crossOriginBlocked = true
+      }
+      const databases = (await indexedDB.databases()).map((d) => d.name)
+      return { framed: !!frame, crossOriginBlocked, databases }
+    })
+    expect(hostView.framed).toBe(true)
+    expect(hostView.crossOriginBlocked).toBe(true)
+    expect(hostView.databases).not.toContain('latchkey-enclave')
+    await context.close()
+
+    // A new device: fresh storage, same user. Automatic recovery rebuilds the key.
+    const fresh = await browser.newContext()
+    const second = await fresh.newPage()
+    const again = await logIn(second, email)
+    await again.waitFor({ state: 'detached', timeout: 15_000 })
+    expect(await addressOf(second, 'wallet-ethereum-0')).toBe(ethereum)
+    const recovered = await sign(second, 'Sign message', 'Ethereum signature')
+    expect(
+      await verifyMessage({
+        address: ethereum as `0x${string}`,
+        message: MESSAGE,
+        signature: recovered as `0x${string}`,
+      }),
+    ).toBe(true)
+    await fresh.close()
+  })
+})
