@@ -77,4 +77,9 @@ export {
   type EthereumProviderOptions,
   ProviderRpcError,
 } from './wallets/ethereumProvider.ts'
+export { type ImportWalletParameters, importWallet } from './wallets/importWallet.ts'
+export {
+  RECOVERY_PASSWORD_MIN_LENGTH,
+  setRecoveryPassword,
+} from './wallets/setRecoveryPassword.ts'
 export { signSolanaMessage } from './wallets/signSolanaMessage.ts'

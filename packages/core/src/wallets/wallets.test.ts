@@ -6,6 +6,8 @@ import { APP_ID, authResponse, createFakeFetch, json, wireUser } from '../test/f
 import { createWallet, embeddedWallets } from './createWallet.ts'
 import { attachEnclave } from './enclave.ts'
 import { createEmbeddedEthereumProvider } from './ethereumProvider.ts'
+import { importWallet } from './importWallet.ts'
+import { setRecoveryPassword } from './setRecoveryPassword.ts'
 import { signSolanaMessage } from './signSolanaMessage.ts'
 
 const ETH0 = '0x1111111111111111111111111111111111111111'
@@ -237,5 +239,60 @@ describe('signSolanaMessage', () => {
     expect(request.mock.calls[1]?.[1]).toMatchObject({
       request: { method: 'signMessage', params: { message: 'aGk' } },
     })
+  })
+})
+
+describe('importWallet', () => {
+  it('hands the key to the enclave with the 15 s proxy timeout and returns the imported wallet', async () => {
+    const IMPORTED = '0x3333333333333333333333333333333333333333'
+    const { client, request } = setup(
+      () => ({
+        user: userWith(
+          walletWire(ETH0, 'ethereum', 0),
+          walletWire(IMPORTED, 'ethereum', null, IMPORTED),
+        ),
+      }),
+      [walletWire(ETH0, 'ethereum', 0)],
+    )
+    const wallet = await importWallet(client, { privateKey: ' 0xabc ' })
+    expect(request.mock.calls[0]?.[0]).toBe('latchkey:wallets:import')
+    expect(request.mock.calls[0]?.[1]).toMatchObject({
+      chain_type: 'ethereum',
+      private_key: '0xabc',
+    })
+    expect(request.mock.calls[0]?.[2]).toEqual({ initTimeoutMs: 15_000 })
+    expect(wallet).toMatchObject({ address: IMPORTED, imported: true, walletIndex: null })
+  })
+})
+
+describe('setRecoveryPassword', () => {
+  it("refuses passwords under 6 characters: 'Password must be at least 6 characters'", async () => {
+    const { client, request } = setup(() => ({}), [walletWire(ETH0, 'ethereum', 0)])
+    await expect(setRecoveryPassword(client, { password: '12345' })).rejects.toThrow(
+      'Password must be at least 6 characters',
+    )
+    expect(request).not.toHaveBeenCalled()
+  })
+
+  it('re-seals the secret of the HD wallet under the password in the enclave', async () => {
+    const { client, request } = setup(
+      (event) => {
+        if (event === 'latchkey:wallets:connect')
+          return { entropy_id: ETH0, status: 'ready', recovery_method: 'latchkey' }
+        return {
+          user: userWith({
+            ...walletWire(ETH0, 'ethereum', 0),
+            recovery_method: 'user-passcode' as never,
+          }),
+        }
+      },
+      [walletWire(ETH0, 'ethereum', 0)],
+    )
+    const user = await setRecoveryPassword(client, { password: 'correct horse battery staple' })
+    expect(request.mock.calls[1]?.[1]).toMatchObject({
+      entropy_id: ETH0,
+      recovery: { method: 'user-passcode', password: 'correct horse battery staple' },
+    })
+    expect(embeddedWallets(user)[0]?.recoveryMethod).toBe('user-passcode')
   })
 })
