@@ -1,10 +1,12 @@
 // `npm run bench`: bundle size and server throughput, side by side in one run.
 import { measureBundle } from './bundle.mjs'
+import { measureEnclave } from './enclave.mjs'
 import { measureServer } from './server.mjs'
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
 const bundle = await measureBundle()
 const server = await measureServer()
+const enclave = await measureEnclave()
 
 const rows = [
   [
@@ -43,6 +45,9 @@ const rows = [
     '',
     null,
   ],
+  [`Enclave ready after page load (median of ${enclave.runs})`, `${enclave.readyMs} ms`, '', null],
+  ['Create wallet, Ethereum + Solana (median)', `${enclave.createMs} ms`, '', null],
+  ['Sign message, personal_sign (median)', `${enclave.signMs} ms`, '', null],
   [
     '  non-2xx or errors refresh / email auth',
     `${server.refreshErrors} / ${server.emailAuthErrors}`,

@@ -28,7 +28,9 @@ const server = await startServer({
   },
   logger: { info() {}, warn() {}, error: (m) => console.error(m) },
 })
-await ensureApp(server.server.db, { id: BENCH_APP_ID, name: 'Bench', origins: [] })
+// The enclave bench's host page must be an allowed origin (frame-ancestors).
+const origins = process.env.BENCH_ORIGINS?.split(',').filter(Boolean) ?? []
+await ensureApp(server.server.db, { id: BENCH_APP_ID, name: 'Bench', origins })
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'codes') process.send?.({ type: 'codes', codes })

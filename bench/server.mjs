@@ -9,7 +9,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 const APP_ID = 'benchappaaaaaaaaaaaaaaaaa'
 const headers = { 'content-type': 'application/json', 'latchkey-app-id': APP_ID }
 
-function startServerProcess() {
+export function startServerProcess({ origins = [] } = {}) {
   const pin = spawnSync('taskset', ['-V']).status === 0
   // The load generator (this process) stays off the server's core.
   if (pin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' })
@@ -17,7 +17,11 @@ function startServerProcess() {
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
   const node = [process.execPath, ...extra, '--import', 'tsx', join(here, 'server-proc.ts')]
   const [command, ...args] = pin ? ['taskset', '-c', '0', ...node] : node
-  const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], cwd: here })
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    cwd: here,
+    env: { ...process.env, BENCH_ORIGINS: origins.join(',') },
+  })
   return new Promise((resolve, reject) => {
     child.once('error', reject)
     child.on('message', (m) => {
@@ -27,7 +31,7 @@ function startServerProcess() {
   })
 }
 
-const ask = (child) =>
+export const ask = (child) =>
   new Promise((resolve) => {
     child.once('message', (m) => resolve(m.codes))
     child.send({ type: 'codes' })
