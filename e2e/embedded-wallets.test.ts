@@ -1,12 +1,38 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import type { Browser, Page } from 'playwright-core'
-import { verifyMessage } from 'viem'
+import { verifyMessage, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, readCode, typeCode, uniqueEmail } from './browser.ts'
 
 const { serverUrl, demoUrl } = inject('e2e')
 const MESSAGE = 'Hello from the Latchkey demo'
+// The demo's EIP-712 example (apps/demo/src/components/Wallets.tsx).
+const MAIL = {
+  domain: {
+    name: 'Ether Mail',
+    version: '1',
+    chainId: 1,
+    verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC',
+  },
+  types: {
+    Person: [
+      { name: 'name', type: 'string' },
+      { name: 'wallet', type: 'address' },
+    ],
+    Mail: [
+      { name: 'from', type: 'Person' },
+      { name: 'to', type: 'Person' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
+} as const
 
 let browser: Browser
 beforeAll(async () => {
@@ -34,6 +60,14 @@ const addressOf = async (page: Page, testId: string) =>
 /** Clicks a demo signing button and returns the value shown under its label. */
 async function sign(page: Page, button: string, label: string) {
   await page.getByRole('button', { name: button, exact: true }).click()
+  if (button !== 'Solana sign message') {
+    // useSignMessage / useSignTypedData: confirm on the "Sign message" screen,
+    // which closes 1.4 s after success.
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Signing this message will not cost you any fees.').waitFor()
+    await dialog.getByRole('button', { name: 'Sign and continue' }).click()
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+  }
   const result = page
     .getByTestId('wallet-result')
     .filter({ hasText: `${label}:` })
@@ -65,6 +99,15 @@ describe('embedded wallets in the demo', () => {
         address: ethereum as `0x${string}`,
         message: MESSAGE,
         signature: signature as `0x${string}`,
+      }),
+    ).toBe(true)
+
+    const typedSignature = await sign(page, 'Sign typed data', 'Typed data signature')
+    expect(
+      await verifyTypedData({
+        ...MAIL,
+        address: ethereum as `0x${string}`,
+        signature: typedSignature as `0x${string}`,
       }),
     ).toBe(true)
 

@@ -82,3 +82,5 @@ export const ENCLAVE_EVENT_PREFIX = 'latchkey:'
 export const ENCLAVE_READY_EVENT = 'latchkey:iframe:ready'
 /** The wallet-created screen ("Welcome" / "All set!") closes itself after this long (spec 02). */
 export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500
+/** The sign-message screen's details box never grows taller than this (spec 03 §9). */
+export const SIGN_MESSAGE_DETAILS_MAX_HEIGHT_PX = 310

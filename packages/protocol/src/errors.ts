@@ -34,6 +34,7 @@ export const ErrorCode = {
   RECOVERY_REQUIRED: 'RECOVERY_REQUIRED',
   UNSUPPORTED_METHOD: 'UNSUPPORTED_METHOD',
   WALLET_PROXY_INSECURE: 'WALLET_PROXY_INSECURE',
+  SIGN_MESSAGE_FAILED: 'SIGN_MESSAGE_FAILED',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -100,6 +101,12 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   UNSUPPORTED_METHOD: { title: 'The wallet does not support this request' },
   WALLET_PROXY_INSECURE: { title: 'Embedded wallets require HTTPS (except on localhost)' },
+  // Spec 03 §8: a signing failure the sign screen offers to retry.
+  SIGN_MESSAGE_FAILED: {
+    title: 'Failed to sign message',
+    detail: 'An error has occurred, please try again.',
+    retryable: true,
+  },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -115,6 +122,14 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   NOT_AUTHENTICATED: { title: 'Unable to authorize user' },
   INTERNAL_ERROR: { title: 'Something went wrong', detail: 'Try again later' },
 }
+
+/**
+ * EIP-1193 errors a wallet screen raises itself (spec 03 §8): closing it
+ * without signing is the user's rejection, code 4001.
+ */
+export const providerErrors = {
+  userRejectedRequest: { code: 4001, message: 'The user rejected the request.' },
+} as const
 
 /** Fallback wording for code errors other than a wrong code (spec 01 §8). */
 export const ISSUE_VERIFYING_CODE = 'Issue verifying code'

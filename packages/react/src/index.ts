@@ -19,6 +19,7 @@ export {
   type EmbeddedWalletAccount,
   LatchkeyError,
   type LinkedAccount,
+  ProviderRpcError,
   type User,
 } from '@latchkey/core'
 export type { ErrorCode } from '@latchkey/protocol/errors'
@@ -27,6 +28,7 @@ export type {
   LatchkeyConfig,
   LatchkeyLegal,
 } from './config.ts'
+export type { SignOptions } from './hooks/signing.ts'
 export { type UseLatchkeyReturnType, useLatchkey } from './hooks/useLatchkey.ts'
 export { type UseLoginParameters, type UseLoginReturnType, useLogin } from './hooks/useLogin.ts'
 export {
@@ -34,6 +36,27 @@ export {
   type UseLoginWithEmailReturnType,
   useLoginWithEmail,
 } from './hooks/useLoginWithEmail.ts'
+export {
+  type SignMessageOptions,
+  type SignMessageParameters,
+  type SignMessageReturnType,
+  type UseSignMessageReturnType,
+  useSignMessage,
+} from './hooks/useSignMessage.ts'
+export {
+  type SignSolanaMessageOptions,
+  type SignSolanaMessageParameters,
+  type SignSolanaMessageReturnType,
+  type UseSignSolanaMessageReturnType,
+  useSignSolanaMessage,
+} from './hooks/useSignSolanaMessage.ts'
+export {
+  type SignTypedDataOptions,
+  type SignTypedDataReturnType,
+  type TypedData,
+  type UseSignTypedDataReturnType,
+  useSignTypedData,
+} from './hooks/useSignTypedData.ts'
 export {
   type ConnectedEthereumWallet,
   type ConnectedSolanaWallet,
@@ -44,4 +67,4 @@ export {
 } from './hooks/useWallets.ts'
 export { LatchkeyLoginPanel, type LatchkeyLoginPanelProps } from './LatchkeyLoginPanel.tsx'
 export { LatchkeyProvider, type LatchkeyProviderProps } from './LatchkeyProvider.tsx'
-export type { LoginOptions, LoginResult } from './store.ts'
+export type { LoginOptions, LoginResult, SignMessageUiOptions } from './store.ts'

@@ -1,7 +1,14 @@
-import type { LatchkeyClient, LatchkeyError, LoginMethod, User } from '@latchkey/core'
-import type { ErrorCode } from '@latchkey/protocol/errors'
+import {
+  type LatchkeyClient,
+  type LatchkeyError,
+  type LoginMethod,
+  ProviderRpcError,
+  type User,
+} from '@latchkey/core'
+import { type ErrorCode, providerErrors } from '@latchkey/protocol/errors'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { LatchkeyConfig } from './config.ts'
+import type { TypedData } from './hooks/useSignTypedData.ts'
 
 /** "Login data" of spec 01 §3: what a `login()` call may ask of the modal. */
 export interface LoginOptions {
@@ -20,6 +27,40 @@ export interface LoginResult {
   loginMethod: LoginMethod | null
 }
 
+/** `uiOptions` of spec 03's "Sign message request": overrides of the screen's defaults. */
+export interface SignMessageUiOptions {
+  /** Default 'Sign message'. */
+  title?: string
+  /** Default 'Signing this message will not cost you any fees.' */
+  description?: string
+  /** Default 'Sign and continue'. */
+  buttonText?: string
+  /** Drawn above the title. */
+  iconUrl?: string
+  /** Offer a 'Not now' button. Default false (the close button is always there). */
+  isCancellable?: boolean
+  /** False signs at once, without the screen. Default true. */
+  showWalletUIs?: boolean
+}
+
+/** What the sign-message screen shows, per signing method. */
+export type SignMessagePayload =
+  | { method: 'personal_sign'; data: string }
+  | { method: 'eth_signTypedData_v4'; data: TypedData }
+  | { method: 'solana_signMessage'; data: Uint8Array }
+
+/**
+ * A wallet screen opened outside the login flow: what it shows, and the
+ * operation its confirm button runs (core does the work; the screen only
+ * calls it).
+ */
+export type WalletScreenRequest<T = unknown> = {
+  screen: 'sign-message'
+  address: string
+  uiOptions: SignMessageUiOptions
+  sign(): Promise<T>
+} & SignMessagePayload
+
 export type LoginEvent =
   | { type: 'complete'; result: LoginResult }
   | { type: 'error'; code: ErrorCode }
@@ -32,6 +73,8 @@ export interface UiState {
   /** Changes on every `login()`, so each opening starts from the landing screen. */
   attempt: number
   loginOptions: LoginOptions
+  /** Set while the modal shows a wallet screen instead of the login flow. */
+  walletRequest: WalletScreenRequest | null
   hostConfig: LatchkeyConfig
   appConfig: AppConfig | null
   appConfigError: LatchkeyError | null
@@ -55,11 +98,35 @@ export interface LatchkeyInstance {
    * logged in (spec 01 §6); returns what happened.
    */
   openLogin(options?: LoginOptions): 'opened' | 'already-authenticated'
+  /**
+   * Opens a wallet screen (e.g. sign message) in the modal. Resolves with the
+   * screen's result once the modal closes after success; closing it first
+   * rejects with the EIP-1193 user rejection (4001). A newer request, or
+   * `login()`, rejects a pending one the same way.
+   */
+  openWalletScreen<T>(request: WalletScreenRequest<T>): Promise<T>
+  /** The request's operation succeeded; the promise resolves with `result` when the modal closes. */
+  completeWalletScreen(request: WalletScreenRequest, result: unknown): void
+  /** Closes the modal; a wallet screen without a result is the user's rejection. */
   closeModal(): void
   /** The element that had focus when the modal opened; focus returns there on close. */
   readonly opener: { current: HTMLElement | null }
   onLoginEvent(listener: (event: LoginEvent) => void): () => void
   emitLoginEvent(event: LoginEvent): void
+}
+
+/** Spec 03 §8: closing a wallet screen without signing is EIP-1193 4001. */
+export const userRejectedRequest = () =>
+  new ProviderRpcError(
+    providerErrors.userRejectedRequest.code,
+    providerErrors.userRejectedRequest.message,
+  )
+
+interface PendingWalletScreen {
+  request: WalletScreenRequest
+  resolve(value: unknown): void
+  reject(error: unknown): void
+  result?: { value: unknown }
 }
 
 export const ALREADY_LOGGED_IN_WARNING =
@@ -74,6 +141,7 @@ export function createLatchkeyInstance(
     requested: false,
     attempt: 0,
     loginOptions: {},
+    walletRequest: null,
     hostConfig,
     appConfig: null,
     appConfigError: null,
@@ -81,9 +149,21 @@ export function createLatchkeyInstance(
   const uiListeners = new Set<() => void>()
   const eventListeners = new Set<(event: LoginEvent) => void>()
   const opener: { current: HTMLElement | null } = { current: null }
+  let pendingWallet: PendingWalletScreen | null = null
   const set = (patch: Partial<UiState>) => {
     state = { ...state, ...patch }
     for (const listener of uiListeners) listener()
+  }
+  const settleWalletScreen = () => {
+    const pending = pendingWallet
+    if (!pending) return
+    pendingWallet = null
+    if (pending.result) pending.resolve(pending.result.value)
+    else pending.reject(userRejectedRequest())
+  }
+  const rememberOpener = () => {
+    const active = globalThis.document?.activeElement
+    opener.current = active instanceof HTMLElement ? active : null
   }
 
   return {
@@ -111,12 +191,30 @@ export function createLatchkeyInstance(
         console.warn(ALREADY_LOGGED_IN_WARNING)
         return 'already-authenticated'
       }
-      const active = globalThis.document?.activeElement
-      opener.current = active instanceof HTMLElement ? active : null
-      set({ open: true, requested: true, attempt: state.attempt + 1, loginOptions: options })
+      settleWalletScreen()
+      rememberOpener()
+      set({
+        open: true,
+        requested: true,
+        attempt: state.attempt + 1,
+        loginOptions: options,
+        walletRequest: null,
+      })
       return 'opened'
     },
+    openWalletScreen<T>(request: WalletScreenRequest<T>) {
+      settleWalletScreen()
+      if (!state.open) rememberOpener()
+      return new Promise<T>((resolve, reject) => {
+        pendingWallet = { request, resolve: resolve as (value: unknown) => void, reject }
+        set({ open: true, requested: true, attempt: state.attempt + 1, walletRequest: request })
+      })
+    },
+    completeWalletScreen(request, result) {
+      if (pendingWallet?.request === request) pendingWallet.result = { value: result }
+    },
     closeModal() {
+      settleWalletScreen()
       if (state.open) set({ open: false })
     },
     onLoginEvent(listener) {

@@ -1,9 +1,46 @@
-import { useCreateWallet, useSolanaWallets, useWallets } from '@latchkey/react'
+import {
+  type TypedData,
+  useCreateWallet,
+  useSignMessage,
+  useSignTypedData,
+  useSolanaWallets,
+  useWallets,
+} from '@latchkey/react'
 import { useState } from 'react'
 
 const MESSAGE = 'Hello from the Latchkey demo'
-const toHex = (text: string) =>
-  `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`
+// The EIP-712 example (the spec's "Ether Mail") on Ethereum mainnet.
+const MAIL: TypedData = {
+  domain: {
+    name: 'Ether Mail',
+    version: '1',
+    chainId: 1,
+    verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC',
+  },
+  types: {
+    EIP712Domain: [
+      { name: 'name', type: 'string' },
+      { name: 'version', type: 'string' },
+      { name: 'chainId', type: 'uint256' },
+      { name: 'verifyingContract', type: 'address' },
+    ],
+    Person: [
+      { name: 'name', type: 'string' },
+      { name: 'wallet', type: 'address' },
+    ],
+    Mail: [
+      { name: 'from', type: 'Person' },
+      { name: 'to', type: 'Person' },
+      { name: 'contents', type: 'string' },
+    ],
+  },
+  primaryType: 'Mail',
+  message: {
+    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
+    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
+    contents: 'Hello, Bob!',
+  },
+}
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 
 /** The user's embedded wallets: addresses, recovery status, and what they can do. */
@@ -11,6 +48,8 @@ export function Wallets() {
   const { wallets } = useWallets()
   const { wallets: solanaWallets } = useSolanaWallets()
   const { createWallet } = useCreateWallet()
+  const { signMessage } = useSignMessage()
+  const { signTypedData } = useSignTypedData()
   const [busy, setBusy] = useState<string | null>(null)
   const [result, setResult] = useState<{ label: string; value: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -60,18 +99,23 @@ export function Wallets() {
           className="button button-secondary"
           disabled={!ethereum || busy !== null}
           onClick={() =>
-            run('Ethereum signature', async () => {
-              const provider = ethereum?.getEthereumProvider()
-              return String(
-                await provider?.request({
-                  method: 'personal_sign',
-                  params: [toHex(MESSAGE), ethereum?.address],
-                }),
-              )
-            })
+            run(
+              'Ethereum signature',
+              async () => (await signMessage({ message: MESSAGE })).signature,
+            )
           }
         >
           {busy === 'Ethereum signature' ? 'Signing…' : 'Sign message'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('Typed data signature', async () => (await signTypedData(MAIL)).signature)
+          }
+        >
+          {busy === 'Typed data signature' ? 'Signing…' : 'Sign typed data'}
         </button>
         <button
           type="button"

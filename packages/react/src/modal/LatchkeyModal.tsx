@@ -6,17 +6,19 @@ import type { LatchkeyInstance, LoginResult } from '../store.ts'
 import { ChromeContext } from './components/chrome.ts'
 import { Dialog } from './components/Dialog.tsx'
 import { LoginFlow } from './LoginFlow.tsx'
+import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
 import { injectStyles } from './styles.ts'
 import { themeProps } from './theme.ts'
 
 /**
- * The login dialog. Opens 15 ms after `login()` (so the enter transition
+ * The dialog: the login flow, or a wallet screen opened by a wallet hook
+ * (`openWalletScreen`). Opens 15 ms after `login()` (so the enter transition
  * runs), and keeps its last screen for 500 ms after closing before resetting
  * (spec 01 §9). Loaded lazily: nothing here is in the provider's chunk.
  */
 export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance }) {
   useInsertionEffect(() => injectStyles(), [])
-  const { open, attempt, loginOptions } = useUiState(instance)
+  const { open, attempt, loginOptions, walletRequest } = useUiState(instance)
   const config = useResolvedConfig(instance)
   const titleId = useId()
   const [mounted, setMounted] = useState(open)
@@ -60,12 +62,22 @@ export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance
       rootProps={themeProps(config)}
     >
       <ChromeContext.Provider value={{ titleId, onClose: close }}>
-        <LoginFlow
-          key={attempt}
-          instance={instance}
-          loginOptions={loginOptions}
-          onFinished={finish}
-        />
+        {walletRequest ? (
+          <SignMessageScreen
+            key={attempt}
+            request={walletRequest}
+            onSigned={(result) => instance.completeWalletScreen(walletRequest, result)}
+            onDone={close}
+            onCancel={close}
+          />
+        ) : (
+          <LoginFlow
+            key={attempt}
+            instance={instance}
+            loginOptions={loginOptions}
+            onFinished={finish}
+          />
+        )}
       </ChromeContext.Provider>
     </Dialog>
   )

@@ -1,4 +1,8 @@
-import { MODAL_BREAKPOINT_PX, MODAL_WIDTH_PX } from '@latchkey/protocol/constants'
+import {
+  MODAL_BREAKPOINT_PX,
+  MODAL_WIDTH_PX,
+  SIGN_MESSAGE_DETAILS_MAX_HEIGHT_PX,
+} from '@latchkey/protocol/constants'
 
 // Every selector starts with an `lk-` class, so nothing here touches the host
 // page; the host themes the modal through the --lk-* custom properties.
@@ -135,6 +139,16 @@ export const css = `
 .lk-alert {
   margin: 0; padding: 10px 12px; border-radius: 10px; font-size: 13px;
   color: var(--lk-error); background: var(--lk-error-bg); text-align: center;
+}
+
+.lk-details {
+  max-height: ${SIGN_MESSAGE_DETAILS_MAX_HEIGHT_PX}px; overflow-y: auto; padding: 12px 14px;
+  background: var(--lk-bg-muted); border: 1px solid var(--lk-border); border-radius: var(--lk-radius-sm);
+}
+.lk-details-label { margin: 0 0 6px; font-size: 13px; font-weight: 600; color: var(--lk-fg); }
+.lk-details-text {
+  margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px;
+  color: var(--lk-fg-muted); white-space: pre-wrap; overflow-wrap: anywhere;
 }
 
 .lk-code { display: flex; justify-content: center; gap: 8px; margin: 4px 0; }
