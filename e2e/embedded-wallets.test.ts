@@ -127,9 +127,9 @@ describe('embedded wallets in the demo', () => {
       ) as HTMLIFrameElement | null
       let crossOriginBlocked = false
       try {
-        void (frame?.contentWindow as Window & { indexedDB: IDBFactory }).indexedDB.open(
-          'latchkey-enclave',
-        )
+        const enclaveWindow = frame?.contentWindow as (Window & { indexedDB: IDBFactory }) | null
+        if (!enclaveWindow) throw new Error('no enclave frame')
+        void enclaveWindow.indexedDB.open('latchkey-enclave')
       } catch {
         crossOriginBlocked = true
       }
