@@ -84,3 +84,11 @@ export const ENCLAVE_READY_EVENT = 'latchkey:iframe:ready'
 export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500
 /** The sign-message screen's details box never grows taller than this (spec 03 §9). */
 export const SIGN_MESSAGE_DETAILS_MAX_HEIGHT_PX = 310
+/** Spec 02 §5, §9: recovery password strength (score thresholds, and the length below which it is Weak). */
+export const PASSWORD_STRENGTH_MEDIUM = 0.5
+export const PASSWORD_STRENGTH_STRONG = 0.9
+export const PASSWORD_STRENGTH_MIN_LENGTH = 8
+/** Spec 02 §9: a downloaded password's blob URL is revoked this long after the download starts. */
+export const DOWNLOAD_URL_REVOKE_DELAY_MS = 5_000
+/** Spec 02 §9: 'Copied' feedback after copying the password. */
+export const COPY_FEEDBACK_MS = 1_500

@@ -35,6 +35,9 @@ export const ErrorCode = {
   UNSUPPORTED_METHOD: 'UNSUPPORTED_METHOD',
   WALLET_PROXY_INSECURE: 'WALLET_PROXY_INSECURE',
   SIGN_MESSAGE_FAILED: 'SIGN_MESSAGE_FAILED',
+  RECOVERY_FAILED: 'RECOVERY_FAILED',
+  RECOVERY_EXITED: 'RECOVERY_EXITED',
+  SET_PASSWORD_EXITED: 'SET_PASSWORD_EXITED',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -107,6 +110,11 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
     detail: 'An error has occurred, please try again.',
     retryable: true,
   },
+  // Spec 02 §8: recovery failures other than a wrong password, and closing the
+  // recovery prompt or the password wizard before it finished.
+  RECOVERY_FAILED: { title: 'An error has occurred, please try again.', retryable: true },
+  RECOVERY_EXITED: { title: 'User exited before their wallet could be recovered' },
+  SET_PASSWORD_EXITED: { title: 'Exited before password was added to wallet' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',

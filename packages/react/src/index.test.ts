@@ -12,6 +12,8 @@ it('exports exactly these names', () => {
     'useLatchkey',
     'useLogin',
     'useLoginWithEmail',
+    'useRecoverWallet',
+    'useSetWalletPassword',
     'useSignMessage',
     'useSignSolanaMessage',
     'useSignTypedData',

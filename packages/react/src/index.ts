@@ -37,6 +37,16 @@ export {
   useLoginWithEmail,
 } from './hooks/useLoginWithEmail.ts'
 export {
+  type RecoverWalletOptions,
+  type UseRecoverWalletReturnType,
+  useRecoverWallet,
+} from './hooks/useRecoverWallet.ts'
+export {
+  type SetWalletPasswordOptions,
+  type UseSetWalletPasswordReturnType,
+  useSetWalletPassword,
+} from './hooks/useSetWalletPassword.ts'
+export {
   type SignMessageOptions,
   type SignMessageParameters,
   type SignMessageReturnType,

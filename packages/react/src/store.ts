@@ -54,12 +54,35 @@ export type SignMessagePayload =
  * operation its confirm button runs (core does the work; the screen only
  * calls it).
  */
-export type WalletScreenRequest<T = unknown> = {
+export type WalletScreenRequest<T = unknown> =
+  | SignMessageRequest<T>
+  | SetPasswordRequest
+  | RecoverWalletRequest
+
+export type SignMessageRequest<T = unknown> = {
   screen: 'sign-message'
   address: string
   uiOptions: SignMessageUiOptions
   sign(): Promise<T>
+  /** Recovers the wallet with its password when `sign()` fails with RECOVERY_REQUIRED. */
+  recover?(password: string): Promise<void>
 } & SignMessagePayload
+
+/** Spec 02 "Password wizard": create, save, confirm, finalize, done. */
+export interface SetPasswordRequest {
+  screen: 'set-password'
+  /** Runs on 'Set Password' (core `setRecoveryPassword`). */
+  setPassword(password: string): Promise<unknown>
+  /** Started by the app rather than the user: no Cancel, and it closes itself once done. */
+  automatic?: boolean
+}
+
+/** Spec 02 "Recover wallet with password" on a new device. */
+export interface RecoverWalletRequest {
+  screen: 'recover-wallet'
+  /** Core `ensureWalletReady` with the typed password. */
+  recover(password: string): Promise<void>
+}
 
 export type LoginEvent =
   | { type: 'complete'; result: LoginResult }
@@ -107,6 +130,12 @@ export interface LatchkeyInstance {
   openWalletScreen<T>(request: WalletScreenRequest<T>): Promise<T>
   /** The request's operation succeeded; the promise resolves with `result` when the modal closes. */
   completeWalletScreen(request: WalletScreenRequest, result: unknown): void
+  /**
+   * What closing the open wallet screen now rejects with instead of the 4001
+   * rejection (e.g. 'User exited before their wallet could be recovered'
+   * while the sign screen asks for the password); null restores 4001.
+   */
+  setWalletScreenExit(request: WalletScreenRequest, error: unknown): void
   /** Closes the modal; a wallet screen without a result is the user's rejection. */
   closeModal(): void
   /** The element that had focus when the modal opened; focus returns there on close. */
@@ -127,6 +156,7 @@ interface PendingWalletScreen {
   resolve(value: unknown): void
   reject(error: unknown): void
   result?: { value: unknown }
+  exit?: unknown
 }
 
 export const ALREADY_LOGGED_IN_WARNING =
@@ -159,7 +189,7 @@ export function createLatchkeyInstance(
     if (!pending) return
     pendingWallet = null
     if (pending.result) pending.resolve(pending.result.value)
-    else pending.reject(userRejectedRequest())
+    else pending.reject(pending.exit ?? userRejectedRequest())
   }
   const rememberOpener = () => {
     const active = globalThis.document?.activeElement
@@ -212,6 +242,9 @@ export function createLatchkeyInstance(
     },
     completeWalletScreen(request, result) {
       if (pendingWallet?.request === request) pendingWallet.result = { value: result }
+    },
+    setWalletScreenExit(request, error) {
+      if (pendingWallet?.request === request) pendingWallet.exit = error ?? undefined
     },
     closeModal() {
       settleWalletScreen()

@@ -1,6 +1,8 @@
 import {
   type TypedData,
   useCreateWallet,
+  useRecoverWallet,
+  useSetWalletPassword,
   useSignMessage,
   useSignTypedData,
   useSolanaWallets,
@@ -50,6 +52,8 @@ export function Wallets() {
   const { createWallet } = useCreateWallet()
   const { signMessage } = useSignMessage()
   const { signTypedData } = useSignTypedData()
+  const { setWalletPassword } = useSetWalletPassword()
+  const { recoverWallet } = useRecoverWallet()
   const [busy, setBusy] = useState<string | null>(null)
   const [result, setResult] = useState<{ label: string; value: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -122,11 +126,13 @@ export function Wallets() {
           className="button button-secondary"
           disabled={!solana || busy !== null}
           onClick={() =>
-            run('Solana signature', async () =>
-              toBase64(
+            run('Solana signature', async () => {
+              // Signing through the wallet directly: ask for the password first on a new device.
+              await recoverWallet({ chainType: 'solana' })
+              return toBase64(
                 (await solana?.signMessage(new TextEncoder().encode(MESSAGE))) ?? new Uint8Array(),
-              ),
-            )
+              )
+            })
           }
         >
           {busy === 'Solana signature' ? 'Signing…' : 'Solana sign message'}
@@ -136,10 +142,26 @@ export function Wallets() {
           className="button button-secondary"
           disabled={!ethereum || busy !== null}
           onClick={() =>
-            run('New wallet', async () => (await createWallet({ createAdditional: true })).address)
+            run('New wallet', async () => {
+              await recoverWallet()
+              return (await createWallet({ createAdditional: true })).address
+            })
           }
         >
           {busy === 'New wallet' ? 'Creating…' : 'Create additional wallet'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('Recovery password', async () => {
+              await setWalletPassword()
+              return 'set'
+            })
+          }
+        >
+          {busy === 'Recovery password' ? 'Setting…' : 'Set recovery password'}
         </button>
       </div>
       {result && (

@@ -1,5 +1,12 @@
-import { type EmbeddedWalletAccount, embeddedWallets, LatchkeyError } from '@latchkey/core'
-import type { LatchkeyInstance, SignMessageUiOptions, WalletScreenRequest } from '../store.ts'
+import {
+  type EmbeddedWalletAccount,
+  embeddedWallets,
+  ensureWalletReady,
+  LatchkeyError,
+  ProviderRpcError,
+} from '@latchkey/core'
+import { providerErrors } from '@latchkey/protocol/errors'
+import type { LatchkeyInstance, SignMessageRequest, SignMessageUiOptions } from '../store.ts'
 
 /** Options every signing hook takes. */
 export interface SignOptions {
@@ -36,16 +43,67 @@ export function signingWallet(
   return wallet
 }
 
-/** Shows the sign-message screen, or signs straight away when `showWalletUIs` is false. */
-export function requestSignature<T>(
+/** Recovers `wallet` in the enclave with its password (spec 02: a new device). */
+export const recoverWith =
+  (instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) => (password: string) =>
+    ensureWalletReady(instance.client, wallet.entropyId, password)
+
+/**
+ * Shows the sign-message screen, or signs straight away when `showWalletUIs`
+ * is false. Either way a password-protected wallet on a new device asks for
+ * its password first (the screen switches to it; without the screen the
+ * modal opens just for it).
+ */
+export async function requestSignature<T>(
   instance: LatchkeyInstance,
-  request: WalletScreenRequest<T>,
+  request: SignMessageRequest<T>,
 ): Promise<T> {
-  return request.uiOptions.showWalletUIs === false
-    ? request.sign()
-    : instance.openWalletScreen(request)
+  if (request.uiOptions.showWalletUIs !== false) return instance.openWalletScreen(request)
+  try {
+    return await request.sign()
+  } catch (error) {
+    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED' && request.recover))
+      throw error
+    await openRecoverWallet(instance, request.recover)
+    return request.sign()
+  }
 }
 
 /** UTF-8 bytes as 0x-hex, so personal_sign signs the text even when it looks like hex. */
 export const utf8ToHex = (text: string) =>
   `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`
+
+/** Closing a wallet screen is the 4001 rejection; this turns it into the screen's own exit error. */
+export const isUserRejection = (error: unknown) =>
+  error instanceof ProviderRpcError && error.code === providerErrors.userRejectedRequest.code
+
+/**
+ * Opens 'Enter your password' and resolves once `recover` (core
+ * `ensureWalletReady` with the password) succeeded; closing it rejects with
+ * RECOVERY_EXITED ('User exited before their wallet could be recovered').
+ */
+export async function openRecoverWallet(
+  instance: LatchkeyInstance,
+  recover: (password: string) => Promise<void>,
+): Promise<void> {
+  try {
+    await instance.openWalletScreen<void>({ screen: 'recover-wallet', recover })
+  } catch (error) {
+    throw isUserRejection(error) ? new LatchkeyError('RECOVERY_EXITED') : error
+  }
+}
+
+/**
+ * Makes sure the enclave holds this secret on this device: at once when it
+ * does or recovery is automatic, else after the user typed the password.
+ */
+export async function ensureRecovered(instance: LatchkeyInstance, entropyId: string) {
+  try {
+    await ensureWalletReady(instance.client, entropyId)
+  } catch (error) {
+    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED')) throw error
+    await openRecoverWallet(instance, (password) =>
+      ensureWalletReady(instance.client, entropyId, password),
+    )
+  }
+}

@@ -1,7 +1,13 @@
 import { createEmbeddedEthereumProvider, LatchkeyError } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
-import { requestSignature, type SignOptions, signingWallet, utf8ToHex } from './signing.ts'
+import {
+  recoverWith,
+  requestSignature,
+  type SignOptions,
+  signingWallet,
+  utf8ToHex,
+} from './signing.ts'
 
 export type SignMessageOptions = SignOptions
 
@@ -45,6 +51,7 @@ export function useSignMessage(): UseSignMessageReturnType {
         method: 'personal_sign',
         data: message,
         address: wallet.address,
+        recover: recoverWith(instance, wallet),
         uiOptions: options.uiOptions ?? {},
         sign: async () =>
           String(

@@ -6,9 +6,9 @@ import type { LatchkeyInstance, LoginResult } from '../store.ts'
 import { ChromeContext } from './components/chrome.ts'
 import { Dialog } from './components/Dialog.tsx'
 import { LoginFlow } from './LoginFlow.tsx'
-import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
 import { injectStyles } from './styles.ts'
 import { themeProps } from './theme.ts'
+import { WalletScreen } from './WalletScreen.tsx'
 
 /**
  * The dialog: the login flow, or a wallet screen opened by a wallet hook
@@ -63,13 +63,7 @@ export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance
     >
       <ChromeContext.Provider value={{ titleId, onClose: close }}>
         {walletRequest ? (
-          <SignMessageScreen
-            key={attempt}
-            request={walletRequest}
-            onSigned={(result) => instance.completeWalletScreen(walletRequest, result)}
-            onDone={close}
-            onCancel={close}
-          />
+          <WalletScreen key={attempt} instance={instance} request={walletRequest} onClose={close} />
         ) : (
           <LoginFlow
             key={attempt}

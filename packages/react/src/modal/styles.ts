@@ -151,6 +151,20 @@ export const css = `
   color: var(--lk-fg-muted); white-space: pre-wrap; overflow-wrap: anywhere;
 }
 
+.lk-stack { display: flex; flex-direction: column; gap: 12px; }
+.lk-row { display: flex; align-items: center; justify-content: space-between; gap: 8px; }
+.lk-field-error { margin-top: 8px; }
+.lk-explainer-toggle { align-self: center; font-size: 13px; }
+.lk-secret { font-size: 15px; color: var(--lk-fg); text-align: center; letter-spacing: 0.02em; }
+.lk-strength { display: flex; align-items: center; gap: 8px; font-size: 13px; color: var(--lk-fg-muted); }
+.lk-strength-bars { display: inline-flex; gap: 3px; }
+.lk-strength-bars span { width: 18px; height: 4px; border-radius: 2px; background: var(--lk-border); }
+.lk-strength[data-strength='weak'] [data-on] { background: var(--lk-error); }
+.lk-strength[data-strength='medium'] [data-on] { background: #f79009; }
+.lk-strength[data-strength='strong'] [data-on] { background: var(--lk-success); }
+.lk-checkbox { display: flex; align-items: flex-start; gap: 10px; font-size: 13px; color: var(--lk-fg-muted); cursor: pointer; }
+.lk-checkbox input { margin: 2px 0 0; width: 16px; height: 16px; accent-color: var(--lk-accent); flex: none; }
+
 .lk-code { display: flex; justify-content: center; gap: 8px; margin: 4px 0; }
 .lk-code-box {
   width: 44px; height: 54px; padding: 0; text-align: center;

@@ -10,7 +10,11 @@ import { APP_ID, accessToken } from './fake-server.ts'
 export const ETH_ADDRESS = '0x1111111111111111111111111111111111111111'
 export const SOL_ADDRESS = 'So1ana1111111111111111111111111111111111111'
 
-const walletWire = (chainType: 'ethereum' | 'solana', address: string) => ({
+const walletWire = (
+  chainType: 'ethereum' | 'solana',
+  address: string,
+  recovery: 'latchkey' | 'user-passcode' = 'latchkey',
+) => ({
   type: 'wallet' as const,
   address,
   chain_type: chainType,
@@ -19,7 +23,7 @@ const walletWire = (chainType: 'ethereum' | 'solana', address: string) => ({
   connector_type: 'embedded' as const,
   imported: false,
   delegated: false,
-  recovery_method: 'latchkey' as const,
+  recovery_method: recovery,
   entropy_id: ETH_ADDRESS,
   verified_at: 1,
   first_verified_at: 1,
@@ -33,6 +37,12 @@ export interface WalletTestOptions {
   chains?: Array<'ethereum' | 'solana'>
   /** Answers `latchkey:wallets:rpc` (default: a fixed signature). */
   rpc?: (data: { chain_type: string; request: { method: string; params: unknown } }) => unknown
+  /**
+   * Answers any enclave event first (throw to fail it); `undefined` falls
+   * through to the defaults: connect "ready", set-recovery the user with a
+   * password, rpc `rpc(data)`.
+   */
+  enclave?: (event: string, data: Record<string, unknown>) => unknown
 }
 
 /**
@@ -51,18 +61,19 @@ export function renderWithWallets(ui: ReactNode, options: WalletTestOptions = {}
     storage: createMemoryStorage(),
     cookies: { get: () => null, set() {}, remove() {} },
   })
+  const userWire = (recovery: 'latchkey' | 'user-passcode') => ({
+    id: 'did:latchkey:user1',
+    created_at: 1,
+    mfa_methods: [],
+    has_accepted_terms: false,
+    is_guest: false,
+    linked_accounts: (options.chains ?? ['ethereum', 'solana']).map((chain) =>
+      walletWire(chain, chain === 'ethereum' ? ETH_ADDRESS : SOL_ADDRESS, recovery),
+    ),
+  })
   if (options.authenticated !== false)
     client.session.applyAuthResponse({
-      user: {
-        id: 'did:latchkey:user1',
-        created_at: 1,
-        mfa_methods: [],
-        has_accepted_terms: false,
-        is_guest: false,
-        linked_accounts: (options.chains ?? ['ethereum', 'solana']).map((chain) =>
-          walletWire(chain, chain === 'ethereum' ? ETH_ADDRESS : SOL_ADDRESS),
-        ),
-      },
+      user: userWire('latchkey'),
       is_new_user: false,
       token: accessToken(Math.floor(Date.now() / 1000) + 3600),
       refresh_token: 'r',
@@ -70,12 +81,17 @@ export function renderWithWallets(ui: ReactNode, options: WalletTestOptions = {}
       session_update_action: 'set',
     })
   const rpc = vi.fn(options.rpc ?? (() => ({ result: '0xsignature' })))
+  const enclave = vi.fn(async (event: string, data: Record<string, unknown>) => {
+    const answer = await options.enclave?.(event, data)
+    if (answer !== undefined) return answer
+    if (event === 'latchkey:wallets:connect')
+      return { entropy_id: ETH_ADDRESS, status: 'ready', recovery_method: 'latchkey' }
+    if (event === 'latchkey:wallets:set-recovery') return { user: userWire('user-passcode') }
+    return rpc(data as never)
+  })
   attachEnclave(client, {
     origin: 'http://latchkey.test',
-    request: (async (event: string, data: never) =>
-      event === 'latchkey:wallets:connect'
-        ? { entropy_id: ETH_ADDRESS, status: 'ready', recovery_method: 'latchkey' }
-        : rpc(data)) as never,
+    request: enclave as never,
     destroy() {},
   })
   const instance = createLatchkeyInstance(client, {})
@@ -85,5 +101,5 @@ export function renderWithWallets(ui: ReactNode, options: WalletTestOptions = {}
       <ModalHost instance={instance} preload={false} />
     </LatchkeyContext.Provider>,
   )
-  return { ...result, instance, client, rpc }
+  return { ...result, instance, client, rpc, enclave }
 }

@@ -1,7 +1,7 @@
 import { LatchkeyError } from '@latchkey/core'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { WalletScreenRequest } from '../../store.ts'
+import type { SignMessageRequest } from '../../store.ts'
 import { css } from '../styles.ts'
 import { SignMessageScreen } from './SignMessageScreen.tsx'
 
@@ -10,7 +10,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-const request = (overrides: Partial<WalletScreenRequest> = {}): WalletScreenRequest =>
+const request = (overrides: Partial<SignMessageRequest> = {}): SignMessageRequest =>
   ({
     screen: 'sign-message',
     method: 'personal_sign',
@@ -19,9 +19,9 @@ const request = (overrides: Partial<WalletScreenRequest> = {}): WalletScreenRequ
     uiOptions: {},
     sign: vi.fn(async () => '0xsig'),
     ...overrides,
-  }) as WalletScreenRequest
+  }) as SignMessageRequest
 
-function renderScreen(req: WalletScreenRequest) {
+function renderScreen(req: SignMessageRequest) {
   const props = { onSigned: vi.fn(), onDone: vi.fn(), onCancel: vi.fn() }
   render(<SignMessageScreen request={req} {...props} />)
   return props

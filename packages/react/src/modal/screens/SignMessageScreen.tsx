@@ -3,19 +3,22 @@ import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import { useEffect, useRef, useState } from 'react'
 import { typedDataJson } from '../../hooks/useSignTypedData.ts'
-import type { SignMessagePayload, WalletScreenRequest } from '../../store.ts'
+import type { SignMessagePayload, SignMessageRequest } from '../../store.ts'
 import { CheckIcon, PenIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { RecoverWalletScreen } from './RecoverWalletScreen.tsx'
 
 export interface SignMessageScreenProps {
-  request: WalletScreenRequest
+  request: SignMessageRequest
   /** The signature is in; the modal's promise resolves with it when the modal closes. */
   onSigned(result: unknown): void
   /** 1.4 s after success: close the modal. */
   onDone(): void
   /** 'Not now': close without signing (the user's rejection). */
   onCancel(): void
+  /** The wallet needs its password first (RECOVERY_REQUIRED): true while the password screen shows. */
+  onRecovering?(recovering: boolean): void
 }
 
 export const SIGN_MESSAGE_DEFAULTS = {
@@ -61,8 +64,14 @@ function MessageDetails({ payload }: { payload: SignMessagePayload }) {
  * closes 1.4 s later. A failure shows the catalogue's message and 'Retry'.
  * The signing itself is the request's `sign()` (core); this only renders.
  */
-export function SignMessageScreen({ request, onSigned, onDone, onCancel }: SignMessageScreenProps) {
-  const [status, setStatus] = useState<'idle' | 'signing' | 'success'>('idle')
+export function SignMessageScreen({
+  request,
+  onSigned,
+  onDone,
+  onCancel,
+  onRecovering,
+}: SignMessageScreenProps) {
+  const [status, setStatus] = useState<'idle' | 'signing' | 'success' | 'recovering'>('idle')
   const [error, setError] = useState<ErrorCode | null>(null)
   const done = useRef(onDone)
   done.current = onDone
@@ -76,6 +85,12 @@ export function SignMessageScreen({ request, onSigned, onDone, onCancel }: SignM
       onSigned(result)
       setStatus('success')
     } catch (e) {
+      // A password-protected wallet on a new device: ask for the password, then sign.
+      if (e instanceof LatchkeyError && e.code === 'RECOVERY_REQUIRED' && request.recover) {
+        setStatus('recovering')
+        onRecovering?.(true)
+        return
+      }
       setError(signingErrorCode(e))
       setStatus('idle')
     }
@@ -86,6 +101,17 @@ export function SignMessageScreen({ request, onSigned, onDone, onCancel }: SignM
     const timer = setTimeout(() => done.current(), SUCCESS_CLOSE_DELAY_MS)
     return () => clearTimeout(timer)
   }, [status])
+
+  if (status === 'recovering' && request.recover)
+    return (
+      <RecoverWalletScreen
+        recover={request.recover}
+        onRecovered={() => {
+          onRecovering?.(false)
+          void sign()
+        }}
+      />
+    )
 
   const message = error ? (errorMessages[error] ?? errorMessages.SIGN_MESSAGE_FAILED) : null
   const buttonText =

@@ -1,0 +1,45 @@
+import { LatchkeyError } from '@latchkey/core'
+import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
+import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
+import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
+import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
+
+export interface WalletScreenProps {
+  instance: LatchkeyInstance
+  request: WalletScreenRequest
+  onClose(): void
+}
+
+/** Picks the screen for a wallet request (`openWalletScreen`) and wires it to the store. */
+export function WalletScreen({ instance, request, onClose }: WalletScreenProps) {
+  const complete = (result?: unknown) => instance.completeWalletScreen(request, result)
+  switch (request.screen) {
+    case 'sign-message':
+      return (
+        <SignMessageScreen
+          request={request}
+          onSigned={complete}
+          onDone={onClose}
+          onCancel={onClose}
+          onRecovering={(recovering) =>
+            instance.setWalletScreenExit(
+              request,
+              recovering ? new LatchkeyError('RECOVERY_EXITED') : null,
+            )
+          }
+        />
+      )
+    case 'recover-wallet':
+      return (
+        <RecoverWalletScreen
+          recover={request.recover}
+          onRecovered={() => {
+            complete()
+            onClose()
+          }}
+        />
+      )
+    case 'set-password':
+      return <SetPasswordScreen request={request} onSet={() => complete()} onClose={onClose} />
+  }
+}
