@@ -1,34 +1,54 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vite'
+import { build, defineConfig, type InlineConfig, type Plugin } from 'vite'
 
-// Builds the enclave page script into dist/enclave.js: one ES module, no
-// chunks, no inline scripts (the page's CSP is `script-src 'self'`), no Node
-// polyfills. The server serves it at /apps/enclave.js
-// (packages/server/src/enclave/page.ts).
+// Builds the enclave's two page scripts into dist/: enclave.js (the wallet
+// page, served at /apps/enclave.js by packages/server/src/enclave/page.ts) and
+// export.js (the key-export page, served at /apps/export.js by
+// packages/server/src/enclave/export.ts). Each is one ES module, no chunks, no
+// inline scripts (the pages' CSP is `script-src 'self'`), no Node polyfills.
+// Rollup cannot emit two self-contained files from one multi-entry build (it
+// would share a chunk), so export.js is a second build run after the first.
 //   npx vite build --config packages/enclave/vite.config.ts
 const root = fileURLToPath(new URL('.', import.meta.url))
 
-export default defineConfig({
-  root,
-  configFile: false,
-  publicDir: false,
-  logLevel: 'warn',
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    minify: true,
-    sourcemap: false,
-    modulePreload: false,
-    reportCompressedSize: false,
-    lib: {
-      entry: fileURLToPath(new URL('src/page/main.ts', import.meta.url)),
-      formats: ['es'],
-      fileName: () => 'enclave.js',
+function pageBuild(entry: string, fileName: string, emptyOutDir: boolean): InlineConfig {
+  return {
+    root,
+    configFile: false,
+    publicDir: false,
+    logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: 'dist',
+      emptyOutDir,
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      modulePreload: false,
+      reportCompressedSize: false,
+      lib: {
+        entry: fileURLToPath(new URL(entry, import.meta.url)),
+        formats: ['es'],
+        fileName: () => fileName,
+      },
+      rollupOptions: {
+        output: { inlineDynamicImports: true },
+      },
     },
-    rollupOptions: {
-      output: { inlineDynamicImports: true },
+  }
+}
+
+/** After enclave.js is written, builds export.js into the same dist/ (without emptying it). */
+function exportPageBuild(): Plugin {
+  return {
+    name: 'latchkey-export-page',
+    apply: 'build',
+    async closeBundle(error?: Error) {
+      if (error) return
+      await build(pageBuild('src/export/main.ts', 'export.js', false))
     },
-  },
-})
+  }
+}
+
+const enclave = pageBuild('src/page/main.ts', 'enclave.js', true)
+export default defineConfig({ ...enclave, plugins: [exportPageBuild()] })

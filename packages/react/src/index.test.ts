@@ -9,6 +9,7 @@ it('exports exactly these names', () => {
     'LatchkeyProvider',
     'ProviderRpcError',
     'useCreateWallet',
+    'useExportWallet',
     'useLatchkey',
     'useLogin',
     'useLoginWithEmail',

@@ -29,6 +29,10 @@ export type {
   LatchkeyLegal,
 } from './config.ts'
 export type { SignOptions } from './hooks/signing.ts'
+export {
+  type ExportWalletOptions,
+  useExportWallet,
+} from './hooks/useExportWallet.ts'
 export { type UseLatchkeyReturnType, useLatchkey } from './hooks/useLatchkey.ts'
 export { type UseLoginParameters, type UseLoginReturnType, useLogin } from './hooks/useLogin.ts'
 export {

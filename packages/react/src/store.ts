@@ -58,6 +58,7 @@ export type WalletScreenRequest<T = unknown> =
   | SignMessageRequest<T>
   | SetPasswordRequest
   | RecoverWalletRequest
+  | ExportWalletRequest
 
 export type SignMessageRequest<T = unknown> = {
   screen: 'sign-message'
@@ -75,6 +76,21 @@ export interface SetPasswordRequest {
   setPassword(password: string): Promise<unknown>
   /** Started by the app rather than the user: no Cancel, and it closes itself once done. */
   automatic?: boolean
+}
+
+/** Spec 03 "Export": the enclave's export page, framed inside the modal. */
+export interface ExportWalletRequest {
+  screen: 'export-wallet'
+  /** `${apiUrl}/apps/${appId}/embedded-wallets/export` */
+  url: string
+  /** The init message's data (access token, which wallet). */
+  init: {
+    access_token: string
+    entropy_id: string
+    chain_type: 'ethereum' | 'solana'
+    wallet_index: number | null
+    theme: 'light' | 'dark'
+  }
 }
 
 /** Spec 02 "Recover wallet with password" on a new device. */

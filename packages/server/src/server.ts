@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { ACCESS_TOKEN_TTL_S, Header, routes } from '@latchkey/protocol'
 import { Hono } from 'hono'
 import type { Kysely } from 'kysely'
@@ -24,6 +24,7 @@ import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
 import { devMailboxRoute, registerDevMailboxPage } from './dev/routes.ts'
+import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
@@ -205,6 +206,11 @@ export async function createLatchkeyServer(
     app.use('*', cors(services))
     registerRoutes(app, definitions, services)
     registerEnclavePage(app, services, { bundlePath: options.enclaveBundlePath })
+    registerEnclaveExportPage(app, services, {
+      bundlePath: options.enclaveBundlePath
+        ? join(dirname(options.enclaveBundlePath), 'export.js')
+        : undefined,
+    })
     if (devMailbox) registerDevMailboxPage(app, services)
     app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))
     app.onError((error, c) => {

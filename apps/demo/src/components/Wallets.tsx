@@ -1,6 +1,7 @@
 import {
   type TypedData,
   useCreateWallet,
+  useExportWallet,
   useRecoverWallet,
   useSetWalletPassword,
   useSignMessage,
@@ -53,6 +54,7 @@ export function Wallets() {
   const { signMessage } = useSignMessage()
   const { signTypedData } = useSignTypedData()
   const { setWalletPassword } = useSetWalletPassword()
+  const { exportWallet } = useExportWallet()
   const { recoverWallet } = useRecoverWallet()
   const [busy, setBusy] = useState<string | null>(null)
   const [result, setResult] = useState<{ label: string; value: string } | null>(null)
@@ -162,6 +164,19 @@ export function Wallets() {
           }
         >
           {busy === 'Recovery password' ? 'Setting…' : 'Set recovery password'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('Export', async () => {
+              await exportWallet()
+              return 'closed'
+            })
+          }
+        >
+          {busy === 'Export' ? 'Exporting…' : 'Export wallet'}
         </button>
       </div>
       {result && (

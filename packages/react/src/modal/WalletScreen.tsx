@@ -1,5 +1,6 @@
 import { LatchkeyError } from '@latchkey/core'
 import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
+import { ExportWalletScreen } from './screens/ExportWalletScreen.tsx'
 import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
 import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
 import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
@@ -41,5 +42,7 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       )
     case 'set-password':
       return <SetPasswordScreen request={request} onSet={() => complete()} onClose={onClose} />
+    case 'export-wallet':
+      return <ExportWalletScreen request={request} onExported={() => complete()} />
   }
 }

@@ -242,6 +242,7 @@ export const css = `
 @media (prefers-reduced-motion: reduce) {
   .lk-root *, .lk-overlay, .lk-dialog { animation-duration: 1ms !important; transition-duration: 1ms !important; }
 }
+.lk-export-frame { display: block; width: 100%; height: 420px; border: 1px solid var(--lk-border, rgba(127,127,127,.25)); border-radius: 12px; background: transparent; }
 `
 
 const STYLE_ID = 'latchkey-styles'

@@ -1,0 +1,62 @@
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { useEffect, useRef, useState } from 'react'
+import type { ExportWalletRequest } from '../../store.ts'
+import { ScreenLayout } from '../components/ScreenLayout.tsx'
+
+export interface ExportWalletScreenProps {
+  request: ExportWalletRequest
+  /** The user copied a key: the export happened (closing then resolves). */
+  onExported(): void
+}
+
+/**
+ * Export (spec 03): the enclave's own export page, framed visibly in the
+ * modal. It shows and copies the private key or seed phrase itself; this page
+ * only hands it the access token once it says it is ready, and never receives
+ * key material (security bar 44). Messages are accepted from that frame and
+ * the server's exact origin only, and sent to that origin only.
+ */
+export function ExportWalletScreen({ request, onExported }: ExportWalletScreenProps) {
+  const frame = useRef<HTMLIFrameElement>(null)
+  const [error, setError] = useState<ErrorCode | null>(null)
+  const exported = useRef(onExported)
+  exported.current = onExported
+
+  useEffect(() => {
+    const origin = new URL(request.url).origin
+    let initialised = false
+    function onMessage(event: MessageEvent) {
+      if (event.origin !== origin || event.source !== frame.current?.contentWindow) return
+      const message = event.data as { event?: unknown; data?: { code?: ErrorCode } }
+      if (message?.event === 'latchkey:export:ready' && !initialised) {
+        initialised = true
+        frame.current?.contentWindow?.postMessage(
+          { event: 'latchkey:export:init', data: request.init },
+          origin,
+        )
+      } else if (message?.event === 'latchkey:export:copied') exported.current()
+      else if (message?.event === 'latchkey:export:error')
+        setError(message.data?.code ?? 'INTERNAL_ERROR')
+    }
+    window.addEventListener('message', onMessage)
+    return () => window.removeEventListener('message', onMessage)
+  }, [request])
+
+  return (
+    <ScreenLayout title="Export wallet">
+      {error && (
+        <p className="lk-error" role="alert">
+          {(errorMessages[error] ?? errorMessages.INTERNAL_ERROR).title}
+        </p>
+      )}
+      <iframe
+        ref={frame}
+        className="lk-export-frame"
+        title="Export your wallet"
+        src={request.url}
+        allow="clipboard-write"
+        referrerPolicy="no-referrer"
+      />
+    </ScreenLayout>
+  )
+}

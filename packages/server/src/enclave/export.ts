@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { errorMessages, isValidAppId } from '@latchkey/protocol'
+import type { Context, Hono } from 'hono'
+import type { HonoEnv, Services } from '../http/context.ts'
+import {
+  ENCLAVE_CONFIG_ELEMENT_ID,
+  enclaveCsp,
+  jsonForScriptBlock,
+  safeFrameOrigins,
+} from './page.ts'
+
+/** Where the export page loads its script from (same origin: CSP `script-src 'self'`). */
+export const EXPORT_SCRIPT_PATH = '/apps/export.js'
+
+/** The key-export page the host app frames (spec 03 "Key export"). */
+export const enclaveExportPagePath = (appId: string) => `/apps/${appId}/embedded-wallets/export`
+
+/** The built export bundle: `npm run build:enclave` writes it beside dist/enclave.js. */
+export const DEFAULT_EXPORT_BUNDLE_PATH = fileURLToPath(
+  new URL('../../../enclave/dist/export.js', import.meta.url),
+)
+
+export interface EnclaveExportPageOptions {
+  /** The built `export.js` (default: packages/enclave/dist/export.js). */
+  bundlePath?: string
+}
+
+interface Bundle {
+  body: string
+  etag: string
+  integrity: string
+}
+
+/**
+ * The export page HTML: the same inlined config block as the wallet page (the
+ * page script reads it with packages/enclave/src/page/config.ts) and one
+ * same-origin module script with SRI. Nothing inline runs, and there is no
+ * inline style: the script styles the page through CSSOM.
+ */
+export function exportPageHtml(
+  config: { appId: string; origins: string[] },
+  integrity?: string,
+): string {
+  const integrityAttr = integrity ? ` integrity="${integrity}"` : ''
+  return (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="robots" content="noindex">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="color-scheme" content="light dark">' +
+    '<title>Export wallet</title>' +
+    `<script type="application/json" id="${ENCLAVE_CONFIG_ELEMENT_ID}">${jsonForScriptBlock(config)}</script>` +
+    `<script type="module" src="${EXPORT_SCRIPT_PATH}"${integrityAttr}></script>` +
+    '</head><body></body></html>'
+  )
+}
+
+function unavailable(c: Context<HonoEnv>) {
+  c.header('Cache-Control', 'no-store')
+  return c.json(
+    {
+      code: 'WALLET_PROXY_UNAVAILABLE',
+      message: 'The key-export page is not built: run `npm run build:enclave`',
+    },
+    503,
+  )
+}
+
+/**
+ * Serves the embedded-wallet key-export page (security bar 44: the key is
+ * shown only inside this page, on the enclave's origin; neither the host
+ * page nor the server sees it in plaintext):
+ *
+ * - `GET /apps/:appId/embedded-wallets/export` — the page the host frames
+ *   visibly in its modal. Same CSP as the wallet page: `frame-ancestors` is
+ *   exactly the app's origins, `script-src 'self'`, `connect-src 'self'`; it
+ *   inlines `{ appId, origins }` so the page knows whom it may talk to.
+ * - `GET /apps/export.js` — the built page script (read once, kept in memory,
+ *   ETag; 503 JSON while it is not built).
+ *
+ * The host's iframe needs `allow="clipboard-write"` for the copy buttons.
+ *
+ * @example
+ * registerEnclavePage(app, services, { bundlePath: options.enclaveBundlePath })
+ * registerEnclaveExportPage(app, services)
+ */
+export function registerEnclaveExportPage(
+  hono: Hono<HonoEnv>,
+  services: Services,
+  options: EnclaveExportPageOptions = {},
+): void {
+  const bundlePath = options.bundlePath ?? DEFAULT_EXPORT_BUNDLE_PATH
+  let bundle: Bundle | null = null
+
+  // Read once and cached; a missing bundle is retried on the next request.
+  function loadBundle(): Bundle | null {
+    if (bundle) return bundle
+    let body: string
+    try {
+      body = readFileSync(bundlePath, 'utf8')
+    } catch {
+      return null
+    }
+    bundle = {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+    }
+    return bundle
+  }
+
+  hono.get(EXPORT_SCRIPT_PATH, (c) => {
+    const script = loadBundle()
+    if (!script) {
+      services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`)
+      return unavailable(c)
+    }
+    c.header('Cache-Control', 'no-cache')
+    c.header('ETag', script.etag)
+    c.header('Cross-Origin-Resource-Policy', 'same-origin')
+    if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
+    c.header('Content-Type', 'text/javascript; charset=utf-8')
+    return c.body(script.body, 200)
+  })
+
+  hono.get(enclaveExportPagePath(':appId'), async (c) => {
+    const appId = c.req.param('appId')
+    const app = isValidAppId(appId) ? await services.apps.get(appId) : null
+    if (!app) {
+      c.header('Cache-Control', 'no-store')
+      return c.json({ code: 'APP_NOT_FOUND', message: errorMessages.APP_NOT_FOUND.title }, 404)
+    }
+    const script = loadBundle()
+    if (!script) {
+      services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`)
+      return unavailable(c)
+    }
+    const origins = safeFrameOrigins(app.allowedOrigins)
+    c.header('Content-Security-Policy', enclaveCsp(origins))
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    c.header('Cache-Control', 'no-store')
+    return c.html(exportPageHtml({ appId: app.id, origins }, script.integrity))
+  })
+}
