@@ -10,6 +10,7 @@ it('exports exactly these names', () => {
     'ProviderRpcError',
     'useCreateWallet',
     'useExportWallet',
+    'useImportWallet',
     'useLatchkey',
     'useLogin',
     'useLoginWithEmail',

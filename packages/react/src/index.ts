@@ -75,6 +75,7 @@ export {
   type ConnectedEthereumWallet,
   type ConnectedSolanaWallet,
   useCreateWallet,
+  useImportWallet,
   useSolanaWallets,
   useWallets,
   type WalletRecovery,

@@ -5,6 +5,8 @@ import {
   type EmbeddedEthereumProvider,
   type EmbeddedWalletAccount,
   embeddedWallets,
+  type ImportWalletParameters,
+  importWallet,
   signSolanaMessage,
 } from '@latchkey/core'
 import { useCallback, useMemo } from 'react'
@@ -123,6 +125,26 @@ export function useCreateWallet(): {
   return {
     createWallet: useCallback(
       (parameters?: CreateWalletParameters) => createWallet(client, parameters),
+      [client],
+    ),
+  }
+}
+
+/**
+ * Imports a private key as an embedded wallet (`imported: true`): the enclave
+ * splits it into its own shares; the key is never stored by the host.
+ *
+ * @example
+ * const { importWallet } = useImportWallet()
+ * await importWallet({ privateKey: '0x…' })
+ */
+export function useImportWallet(): {
+  importWallet(parameters: ImportWalletParameters): Promise<EmbeddedWalletAccount>
+} {
+  const { client } = useLatchkeyInstance()
+  return {
+    importWallet: useCallback(
+      (parameters: ImportWalletParameters) => importWallet(client, parameters),
       [client],
     ),
   }
