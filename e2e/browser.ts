@@ -38,3 +38,23 @@ export async function typeCode(page: Page, code: string) {
 
 export const uniqueEmail = (tag: string) =>
   `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@example.com`
+
+/**
+ * Opens the demo, logs in with an email code read from the dev mailbox, and
+ * returns the dialog (still open: the post-login sequence may be running).
+ */
+export async function logInToDemo(
+  page: Page,
+  urls: { serverUrl: string; demoUrl: string },
+  email: string,
+) {
+  await page.goto(urls.demoUrl)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  const dialog = page.getByRole('dialog')
+  const sentAfter = Math.floor(Date.now() / 1000) - 1
+  await dialog.getByRole('textbox', { name: /email/i }).fill(email)
+  await dialog.getByRole('button', { name: 'Submit' }).click()
+  await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor()
+  await typeCode(page, await readCode(urls.serverUrl, email, sentAfter))
+  return dialog
+}

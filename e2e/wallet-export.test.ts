@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchChromium, readCode, typeCode, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
 
 const { serverUrl, demoUrl } = inject('e2e')
 
@@ -17,14 +17,7 @@ describe('exporting an embedded wallet (security bar 44)', () => {
   it('shows the key and phrase only inside the enclave page, and both restore the same address', async () => {
     const page = await browser.newPage()
     const email = uniqueEmail('export')
-    await page.goto(demoUrl)
-    await page.getByRole('button', { name: 'Log in' }).click()
-    const dialog = page.getByRole('dialog')
-    const sentAfter = Math.floor(Date.now() / 1000) - 1
-    await dialog.getByRole('textbox', { name: /email/i }).fill(email)
-    await dialog.getByRole('button', { name: 'Submit' }).click()
-    await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor()
-    await typeCode(page, await readCode(serverUrl, email, sentAfter))
+    const dialog = await logInToDemo(page, { serverUrl, demoUrl }, email)
     await dialog.waitFor({ state: 'detached', timeout: 30_000 })
     const address = (await page.getByTestId('wallet-ethereum-0').locator('code').innerText()).trim()
 

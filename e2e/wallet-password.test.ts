@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchChromium, readCode, typeCode, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
 
 const { serverUrl, demoUrl } = inject('e2e')
 const MESSAGE = 'Hello from the Latchkey demo'
@@ -16,14 +16,7 @@ afterAll(async () => {
 })
 
 async function logIn(page: Page, email: string) {
-  await page.goto(demoUrl)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  const dialog = page.getByRole('dialog')
-  const sentAfter = Math.floor(Date.now() / 1000) - 1
-  await dialog.getByRole('textbox', { name: /email/i }).fill(email)
-  await dialog.getByRole('button', { name: 'Submit' }).click()
-  await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor()
-  await typeCode(page, await readCode(serverUrl, email, sentAfter))
+  const dialog = await logInToDemo(page, { serverUrl, demoUrl }, email)
   await dialog.waitFor({ state: 'detached', timeout: 30_000 })
 }
 

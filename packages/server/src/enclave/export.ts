@@ -1,14 +1,15 @@
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { errorMessages, isValidAppId } from '@latchkey/protocol'
 import type { Context, Hono } from 'hono'
 import type { HonoEnv, Services } from '../http/context.ts'
 import {
+  createBundleLoader,
   ENCLAVE_CONFIG_ELEMENT_ID,
   enclaveCsp,
   jsonForScriptBlock,
   safeFrameOrigins,
+  serveBundle,
+  unavailable,
 } from './page.ts'
 
 /** Where the export page loads its script from (same origin: CSP `script-src 'self'`). */
@@ -25,12 +26,6 @@ export const DEFAULT_EXPORT_BUNDLE_PATH = fileURLToPath(
 export interface EnclaveExportPageOptions {
   /** The built `export.js` (default: packages/enclave/dist/export.js). */
   bundlePath?: string
-}
-
-interface Bundle {
-  body: string
-  etag: string
-  integrity: string
 }
 
 /**
@@ -53,17 +48,6 @@ export function exportPageHtml(
     `<script type="application/json" id="${ENCLAVE_CONFIG_ELEMENT_ID}">${jsonForScriptBlock(config)}</script>` +
     `<script type="module" src="${EXPORT_SCRIPT_PATH}"${integrityAttr}></script>` +
     '</head><body></body></html>'
-  )
-}
-
-function unavailable(c: Context<HonoEnv>) {
-  c.header('Cache-Control', 'no-store')
-  return c.json(
-    {
-      code: 'WALLET_PROXY_UNAVAILABLE',
-      message: 'The key-export page is not built: run `npm run build:enclave`',
-    },
-    503,
   )
 }
 
@@ -91,38 +75,10 @@ export function registerEnclaveExportPage(
   options: EnclaveExportPageOptions = {},
 ): void {
   const bundlePath = options.bundlePath ?? DEFAULT_EXPORT_BUNDLE_PATH
-  let bundle: Bundle | null = null
-
-  // Read once and cached; a missing bundle is retried on the next request.
-  function loadBundle(): Bundle | null {
-    if (bundle) return bundle
-    let body: string
-    try {
-      body = readFileSync(bundlePath, 'utf8')
-    } catch {
-      return null
-    }
-    bundle = {
-      body,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
-    }
-    return bundle
-  }
-
-  hono.get(EXPORT_SCRIPT_PATH, (c) => {
-    const script = loadBundle()
-    if (!script) {
-      services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`)
-      return unavailable(c)
-    }
-    c.header('Cache-Control', 'no-cache')
-    c.header('ETag', script.etag)
-    c.header('Cross-Origin-Resource-Policy', 'same-origin')
-    if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
-    c.header('Content-Type', 'text/javascript; charset=utf-8')
-    return c.body(script.body, 200)
-  })
+  const loadBundle = createBundleLoader(bundlePath)
+  serveBundle(hono, EXPORT_SCRIPT_PATH, loadBundle, () =>
+    services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`),
+  )
 
   hono.get(enclaveExportPagePath(':appId'), async (c) => {
     const appId = c.req.param('appId')

@@ -20,7 +20,7 @@ export interface EnclavePageOptions {
   bundlePath?: string
 }
 
-interface Bundle {
+export interface Bundle {
   body: string
   etag: string
   integrity: string
@@ -82,13 +82,13 @@ export function enclavePageHtml(
   )
 }
 
-function unavailable(c: Context<HonoEnv>) {
+/** 503 while a bundle is not built (`npm run build:enclave`). */
+export function unavailable(c: Context<HonoEnv>) {
   c.header('Cache-Control', 'no-store')
   return c.json(
     {
       code: 'WALLET_PROXY_UNAVAILABLE',
-      message:
-        'The embedded-wallet page is not built: run `npx vite build --config packages/enclave/vite.config.ts`',
+      message: 'The embedded-wallet pages are not built: run `npm run build:enclave`',
     },
     503,
   )
@@ -118,39 +118,10 @@ export function registerEnclavePage(
   options: EnclavePageOptions = {},
 ): void {
   const bundlePath = options.bundlePath ?? DEFAULT_ENCLAVE_BUNDLE_PATH
-  let bundle: Bundle | null = null
-
-  // Read once and cached; a missing bundle is retried on the next request.
-  function loadBundle(): Bundle | null {
-    if (bundle) return bundle
-    let body: string
-    try {
-      body = readFileSync(bundlePath, 'utf8')
-    } catch {
-      return null
-    }
-    const sha384 = createHash('sha384').update(body).digest('base64')
-    bundle = {
-      body,
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      integrity: `sha384-${sha384}`,
-    }
-    return bundle
-  }
-
-  hono.get(ENCLAVE_SCRIPT_PATH, (c) => {
-    const script = loadBundle()
-    if (!script) {
-      services.logger.warn(`the enclave bundle is missing at ${bundlePath}`)
-      return unavailable(c)
-    }
-    c.header('Cache-Control', 'no-cache')
-    c.header('ETag', script.etag)
-    c.header('Cross-Origin-Resource-Policy', 'same-origin')
-    if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
-    c.header('Content-Type', 'text/javascript; charset=utf-8')
-    return c.body(script.body, 200)
-  })
+  const loadBundle = createBundleLoader(bundlePath)
+  serveBundle(hono, ENCLAVE_SCRIPT_PATH, loadBundle, () =>
+    services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
+  )
 
   hono.get(routes.enclavePage(':appId'), async (c) => {
     const appId = c.req.param('appId')
@@ -170,5 +141,47 @@ export function registerEnclavePage(
     c.header('Referrer-Policy', 'no-referrer')
     c.header('Cache-Control', 'no-store')
     return c.html(enclavePageHtml({ appId: app.id, origins }, script.integrity))
+  })
+}
+
+/** Reads a built bundle once and caches it; a missing bundle is retried on the next call. */
+export function createBundleLoader(bundlePath: string): () => Bundle | null {
+  let bundle: Bundle | null = null
+  return () => {
+    if (bundle) return bundle
+    let body: string
+    try {
+      body = readFileSync(bundlePath, 'utf8')
+    } catch {
+      return null
+    }
+    bundle = {
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+    }
+    return bundle
+  }
+}
+
+/** Serves a bundle at `path` (ETag, same-origin only); 503 JSON while it is not built. */
+export function serveBundle(
+  hono: Hono<HonoEnv>,
+  path: string,
+  load: () => Bundle | null,
+  onMissing: () => void,
+): void {
+  hono.get(path, (c) => {
+    const script = load()
+    if (!script) {
+      onMissing()
+      return unavailable(c)
+    }
+    c.header('Cache-Control', 'no-cache')
+    c.header('ETag', script.etag)
+    c.header('Cross-Origin-Resource-Policy', 'same-origin')
+    if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
+    c.header('Content-Type', 'text/javascript; charset=utf-8')
+    return c.body(script.body, 200)
   })
 }
