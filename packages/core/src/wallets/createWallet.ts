@@ -68,6 +68,6 @@ export async function createWallet(
   const created = embeddedWallets(updated, chainType).filter(
     (w) => !onChain.some((o) => o.address === w.address),
   )[0]
-  if (!created) throw new LatchkeyError('INTERNAL_ERROR', 'Failed to create wallet')
+  if (!created) throw new LatchkeyError('WALLET_CREATION_FAILED')
   return created
 }

@@ -27,7 +27,7 @@ export async function importWallet(
 ): Promise<EmbeddedWalletAccount> {
   const before = embeddedWallets(client.session.getState().user)
   const key = privateKey.trim()
-  if (!key) throw new LatchkeyError('INVALID_PAYLOAD', 'Failed to import wallet')
+  if (!key) throw new LatchkeyError('WALLET_IMPORT_FAILED')
   const { user } = await enclaveRequest<{ user: UserWire }>(
     client,
     'latchkey:wallets:import',
@@ -39,6 +39,6 @@ export async function importWallet(
   const imported = embeddedWallets(updated, chainType).find(
     (w) => w.imported && !before.some((b) => b.address === w.address),
   )
-  if (!imported) throw new LatchkeyError('INTERNAL_ERROR', 'Failed to import wallet')
+  if (!imported) throw new LatchkeyError('WALLET_IMPORT_FAILED')
   return imported
 }

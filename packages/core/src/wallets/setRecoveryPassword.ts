@@ -19,8 +19,7 @@ export async function setRecoveryPassword(
   client: LatchkeyClient,
   { password, entropyId }: { password: string; entropyId?: string },
 ): Promise<User> {
-  if (password.length < RECOVERY_PASSWORD_MIN_LENGTH)
-    throw new LatchkeyError('INVALID_PAYLOAD', 'Password must be at least 6 characters')
+  if (password.length < RECOVERY_PASSWORD_MIN_LENGTH) throw new LatchkeyError('PASSWORD_TOO_SHORT')
   const secret =
     entropyId ?? embeddedWallets(client.session.getState().user).find((w) => !w.imported)?.entropyId
   if (!secret) throw new LatchkeyError('WALLET_NOT_FOUND')

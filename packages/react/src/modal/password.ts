@@ -4,6 +4,7 @@ import {
   PASSWORD_STRENGTH_MIN_LENGTH,
   PASSWORD_STRENGTH_STRONG,
 } from '@latchkey/protocol/constants'
+import { errorMessages } from '@latchkey/protocol/errors'
 
 /**
  * Spec 02 §5: the characters a recovery password may use. ASCII only, so the
@@ -33,7 +34,7 @@ export function validatePassword(password: string): PasswordValidation {
   if (password.length < RECOVERY_PASSWORD_MIN_LENGTH)
     return {
       valid: false,
-      message: `Password must be at least ${RECOVERY_PASSWORD_MIN_LENGTH} characters`,
+      message: errorMessages.PASSWORD_TOO_SHORT.title,
     }
   return { valid: true }
 }
