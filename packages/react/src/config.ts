@@ -41,6 +41,8 @@ export interface LatchkeyConfig {
   /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
   embeddedWallets?: {
     createOnLogin?: Partial<CreateOnLoginConfig>
+    /** New wallets must get a user-owned recovery method (a password) when they are created. */
+    requireUserOwnedRecoveryOnCreate?: boolean
   }
 }
 
@@ -64,6 +66,8 @@ export interface ResolvedConfig {
   loginMethods: LoginMethod[]
   /** Which chains get a wallet right after login (default off, spec 01 §9). */
   createOnLogin: CreateOnLoginConfig
+  /** Wallet creation asks for a recovery password first (spec 02). */
+  requireUserOwnedRecoveryOnCreate: boolean
 }
 
 /** The login message, cut to 100 characters (spec 01 §5). */
@@ -103,6 +107,10 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
       legal.requireUsersAcceptTerms ?? app?.require_users_accept_terms ?? false,
     disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
     loginMethods: effectiveLoginMethods(host, app),
+    requireUserOwnedRecoveryOnCreate:
+      host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
+      app?.embedded_wallet_config.require_user_owned_recovery_on_create ??
+      false,
     createOnLogin: {
       ethereum:
         host.embeddedWallets?.createOnLogin?.ethereum ??

@@ -1,4 +1,4 @@
-import type { UserWire } from '@latchkey/protocol/schemas'
+import type { RecoveryChoice, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { toUser, type User } from '../user.ts'
 import { embeddedWallets } from './createWallet.ts'
@@ -43,6 +43,8 @@ export function chainsToCreateOnLogin(
 export async function createWalletsOnLogin(
   client: LatchkeyClient,
   chains: Array<'ethereum' | 'solana'>,
+  /** How a new secret is recoverable (default automatic); a password when the app requires user-owned recovery. */
+  recovery: RecoveryChoice = { method: 'latchkey' },
 ): Promise<User | null> {
   let user = client.session.getState().user
   if (!user || chains.length === 0) return user
@@ -51,7 +53,7 @@ export async function createWalletsOnLogin(
     const { user: wire } = await enclaveRequest<{ user: UserWire }>(
       client,
       'latchkey:wallets:create',
-      { chain_types: chains, recovery: { method: 'latchkey' } },
+      { chain_types: chains, recovery },
       { notAuthenticated: 'WALLET_NOT_AUTHENTICATED' },
     )
     user = toUser(wire)

@@ -175,6 +175,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           chains={screen.chains}
           isNewUser={screen.isNewUser}
           appName={config.appName}
+          requirePassword={config.requireUserOwnedRecoveryOnCreate}
           onDone={() =>
             finished.current({
               user: client.session.getState().user ?? screen.user,

@@ -1,5 +1,5 @@
 import { attachEnclave, createLatchkeyClient, createMemoryStorage } from '@latchkey/core'
-import { act, cleanup, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WalletCreationScreen } from './WalletCreationScreen.tsx'
 
@@ -39,7 +39,7 @@ const userWire = (withWallet: boolean) => ({
     : [],
 })
 
-function setup(enclave: (event: string) => Promise<unknown>) {
+function setup(enclave: (event: string, data?: unknown) => Promise<unknown>) {
   const calls: string[] = []
   const fetch = vi.fn(async (url: string) => {
     calls.push(String(url))
@@ -65,7 +65,7 @@ function setup(enclave: (event: string) => Promise<unknown>) {
   })
   attachEnclave(client, {
     origin: 'http://localhost:8787',
-    request: ((event: string) => enclave(event)) as never,
+    request: ((event: string, data: unknown) => enclave(event, data)) as never,
     destroy() {},
   })
   return { client, calls }
@@ -142,5 +142,47 @@ describe('WalletCreationScreen', () => {
     expect(client.session.getState().status).toBe('unauthenticated')
     expect(calls.some((url) => url.endsWith('/api/v1/analytics_events'))).toBe(true)
     expect(calls.some((url) => url.endsWith('/api/v1/sessions/logout'))).toBe(true)
+  })
+
+  it('asks for a recovery password first when the app requires user-owned recovery, and creates with it', async () => {
+    const calls: Array<{ event: string; data: unknown }> = []
+    const { client } = setup(async (event, data) => {
+      calls.push({ event, data })
+      return { user: userWire(true) }
+    })
+    const onDone = vi.fn()
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['ethereum', 'solana']}
+        isNewUser
+        appName="Demo"
+        requirePassword
+        onDone={onDone}
+        onFailed={vi.fn()}
+      />,
+    )
+    const password = 'Latchkey-test-123!'
+    fireEvent.change(await screen.findByLabelText('Password', { exact: true }), {
+      target: { value: password },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue' }))
+    fireEvent.change(await screen.findByLabelText('Confirm password'), {
+      target: { value: password },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(await screen.findByRole('checkbox'))
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Set Password' }))
+    await vi.waitFor(() => expect(calls).toHaveLength(1))
+    expect(calls[0]).toMatchObject({
+      event: 'latchkey:wallets:create',
+      data: {
+        chain_types: ['ethereum', 'solana'],
+        recovery: { method: 'user-passcode', password },
+      },
+    })
+    await vi.waitFor(() => expect(onDone).toHaveBeenCalled(), { timeout: 4_000 })
   })
 })

@@ -1,4 +1,9 @@
-import { createWalletsOnLogin, type LatchkeyClient, toLatchkeyError } from '@latchkey/core'
+import {
+  createWalletsOnLogin,
+  embeddedWallets,
+  type LatchkeyClient,
+  toLatchkeyError,
+} from '@latchkey/core'
 import { WALLET_CREATED_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import { useEffect, useRef, useState } from 'react'
@@ -6,12 +11,15 @@ import { CheckIcon, ShieldIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { SetPasswordScreen } from './SetPasswordScreen.tsx'
 
 export interface WalletCreationScreenProps {
   client: LatchkeyClient
   chains: Array<'ethereum' | 'solana'>
   isNewUser: boolean
   appName: string | null
+  /** The app requires user-owned recovery: a new secret is created with a password (spec 02). */
+  requirePassword?: boolean
   /** Wallets are ready; the modal may close. */
   onDone(): void
   /** Creation failed; the user has been logged out (spec 02). */
@@ -24,7 +32,32 @@ export interface WalletCreationScreenProps {
  * after 2.5 s. A failure logs the user out and reports
  * `embedded_wallet_creation_failure_logout`.
  */
-export function WalletCreationScreen({
+export function WalletCreationScreen(props: WalletCreationScreenProps) {
+  const { client, chains, requirePassword, onDone } = props
+  const [needsPassword] = useState(
+    () =>
+      !!requirePassword &&
+      !embeddedWallets(client.session.getState().user).some((w) => !w.imported),
+  )
+  if (needsPassword)
+    // The password wizard, started by the app: no Cancel; it creates the
+    // wallets with the password and closes itself 1.4 s after success.
+    return (
+      <SetPasswordScreen
+        request={{
+          screen: 'set-password',
+          automatic: true,
+          setPassword: (password) =>
+            createWalletsOnLogin(client, chains, { method: 'user-passcode', password }),
+        }}
+        onSet={() => {}}
+        onClose={onDone}
+      />
+    )
+  return <CreateWallets {...props} />
+}
+
+function CreateWallets({
   client,
   chains,
   isNewUser,
