@@ -9,6 +9,7 @@ import {
   jsonForScriptBlock,
   safeFrameOrigins,
   serveBundle,
+  servePage,
   unavailable,
 } from './page.ts'
 
@@ -80,23 +81,7 @@ export function registerEnclaveExportPage(
     services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`),
   )
 
-  hono.get(enclaveExportPagePath(':appId'), async (c) => {
-    const appId = c.req.param('appId')
-    const app = isValidAppId(appId) ? await services.apps.get(appId) : null
-    if (!app) {
-      c.header('Cache-Control', 'no-store')
-      return c.json({ code: 'APP_NOT_FOUND', message: errorMessages.APP_NOT_FOUND.title }, 404)
-    }
-    const script = loadBundle()
-    if (!script) {
-      services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`)
-      return unavailable(c)
-    }
-    const origins = safeFrameOrigins(app.allowedOrigins)
-    c.header('Content-Security-Policy', enclaveCsp(origins))
-    c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', 'no-referrer')
-    c.header('Cache-Control', 'no-store')
-    return c.html(exportPageHtml({ appId: app.id, origins }, script.integrity))
-  })
+  servePage(hono, services, enclaveExportPagePath(':appId'), loadBundle, exportPageHtml, () =>
+    services.logger.warn(`the enclave export bundle is missing at ${bundlePath}`),
+  )
 }

@@ -123,25 +123,9 @@ export function registerEnclavePage(
     services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
   )
 
-  hono.get(routes.enclavePage(':appId'), async (c) => {
-    const appId = c.req.param('appId')
-    const app = isValidAppId(appId) ? await services.apps.get(appId) : null
-    if (!app) {
-      c.header('Cache-Control', 'no-store')
-      return c.json({ code: 'APP_NOT_FOUND', message: errorMessages.APP_NOT_FOUND.title }, 404)
-    }
-    const script = loadBundle()
-    if (!script) {
-      services.logger.warn(`the enclave bundle is missing at ${bundlePath}`)
-      return unavailable(c)
-    }
-    const origins = safeFrameOrigins(app.allowedOrigins)
-    c.header('Content-Security-Policy', enclaveCsp(origins))
-    c.header('X-Content-Type-Options', 'nosniff')
-    c.header('Referrer-Policy', 'no-referrer')
-    c.header('Cache-Control', 'no-store')
-    return c.html(enclavePageHtml({ appId: app.id, origins }, script.integrity))
-  })
+  servePage(hono, services, routes.enclavePage(':appId'), loadBundle, enclavePageHtml, () =>
+    services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
+  )
 }
 
 /** Reads a built bundle once and caches it; a missing bundle is retried on the next call. */
@@ -183,5 +167,39 @@ export function serveBundle(
     if (c.req.header('if-none-match') === script.etag) return c.body(null, 304)
     c.header('Content-Type', 'text/javascript; charset=utf-8')
     return c.body(script.body, 200)
+  })
+}
+
+/**
+ * Serves an enclave page for `/…/:appId/…`: 404 for an unknown app, 503 while
+ * its bundle is not built, else the HTML with the enclave CSP (frame-ancestors
+ * = the app's exact origins, security bar 43) and no caching.
+ */
+export function servePage(
+  hono: Hono<HonoEnv>,
+  services: Services,
+  path: string,
+  load: () => Bundle | null,
+  html: (config: { appId: string; origins: string[] }, integrity?: string) => string,
+  onMissing: () => void,
+): void {
+  hono.get(path, async (c) => {
+    const appId = c.req.param('appId')
+    const app = appId && isValidAppId(appId) ? await services.apps.get(appId) : null
+    if (!app) {
+      c.header('Cache-Control', 'no-store')
+      return c.json({ code: 'APP_NOT_FOUND', message: errorMessages.APP_NOT_FOUND.title }, 404)
+    }
+    const script = load()
+    if (!script) {
+      onMissing()
+      return unavailable(c)
+    }
+    const origins = safeFrameOrigins(app.allowedOrigins)
+    c.header('Content-Security-Policy', enclaveCsp(origins))
+    c.header('X-Content-Type-Options', 'nosniff')
+    c.header('Referrer-Policy', 'no-referrer')
+    c.header('Cache-Control', 'no-store')
+    return c.html(html({ appId: app.id, origins }, script.integrity))
   })
 }
