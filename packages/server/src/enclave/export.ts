@@ -1,16 +1,12 @@
 import { fileURLToPath } from 'node:url'
-import { errorMessages, isValidAppId } from '@latchkey/protocol'
-import type { Context, Hono } from 'hono'
+import type { Hono } from 'hono'
 import type { HonoEnv, Services } from '../http/context.ts'
 import {
   createBundleLoader,
   ENCLAVE_CONFIG_ELEMENT_ID,
-  enclaveCsp,
   jsonForScriptBlock,
-  safeFrameOrigins,
   serveBundle,
   servePage,
-  unavailable,
 } from './page.ts'
 
 /** Where the export page loads its script from (same origin: CSP `script-src 'self'`). */

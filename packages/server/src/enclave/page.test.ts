@@ -5,13 +5,7 @@ import { join } from 'node:path'
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getTestInstance, TEST_ORIGIN, type TestInstance } from '../test/instance.ts'
-import {
-  ENCLAVE_SCRIPT_PATH,
-  enclaveCsp,
-  jsonForScriptBlock,
-  registerEnclavePage,
-  safeFrameOrigins,
-} from './page.ts'
+import { ENCLAVE_SCRIPT_PATH, enclaveCsp, jsonForScriptBlock, safeFrameOrigins } from './page.ts'
 
 const BUNDLE = 'console.log("enclave")\n'
 let t: TestInstance
