@@ -1,0 +1,419 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { type AddressInfo, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { type CreateEmbeddedWalletsRequest, routes } from '@latchkey/protocol'
+import { connectPostgres, connectSqlite, type Database } from '@latchkey/server'
+import SqliteDatabase from 'better-sqlite3'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { Browser, Page } from 'playwright-core'
+import { verifyMessage } from 'viem'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import type { LatchkeyServerFixture } from './fixtures/latchkey-server.ts'
+
+// ARCHITECTURE "Embedded wallet keys": creating a wallet is atomic. Here the
+// real thing: the server process dies (SIGKILL) inside the creating
+// transaction, after the browser uploaded the shares and the secret row was
+// written, before the wallet rows. Nothing may survive of that attempt —
+// neither on the server nor in the enclave — and logging in again creates
+// one complete wallet.
+
+const { demoUrl } = inject('e2e')
+const APP_ID = 'e2ecrashaaaaaaaaaaaaaaaaa'
+const ROOT = join(import.meta.dirname, '..')
+const FIXTURE = join(import.meta.dirname, 'fixtures/latchkey-server.ts')
+const STALL = 'e2e_stall_wallet_insert'
+const MESSAGE = 'Hello from the Latchkey demo'
+
+/** Polls `check` until it holds. */
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+interface ServerProcess {
+  url: string
+  child: ChildProcess
+  /** The exit signal (or code). */
+  exited: Promise<NodeJS.Signals | number | null>
+}
+
+/** Starts e2e/fixtures/latchkey-server.ts and waits until it serves. */
+async function startServerProcess(options: LatchkeyServerFixture): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, JSON.stringify(options)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  )
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', (line) =>
+      resolve((JSON.parse(line) as { url: string }).url),
+    )
+    child.once('error', reject)
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the Latchkey server exited (${signal ?? code}) before serving`)),
+    )
+  })
+  return { url, child, exited }
+}
+
+async function stopServerProcess(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return
+  server.child.kill('SIGTERM')
+  // A server stuck in the SQLite stall never runs its SIGTERM handler.
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 5_000)
+  await server.exited
+  clearTimeout(timer)
+}
+
+/**
+ * The crashing server's database, as the test sees it. The stall is a
+ * trigger on the insert of a wallet account: the creating transaction has
+ * then written the secret row and not yet any wallet row.
+ */
+interface CrashDatabase {
+  /** The server's database URL: undefined for SQLite in its data dir. */
+  url: string | undefined
+  db: Kysely<Database>
+  installStall(): Promise<void>
+  /** Resolves once the server is blocked in the stall. */
+  waitForStall(): Promise<void>
+  /** Resolves once the database has ended the killed server's transaction. */
+  waitForDeadServer(): Promise<void>
+  removeStall(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * SQLite has no sleep: the trigger counts to 10^12 in a recursive CTE, which
+ * never ends before the kill (and blocks the server's event loop, as a slow
+ * synchronous SQLite call would). The probe sees the stall as the write lock
+ * held for a whole second, which no other write of this server does.
+ */
+function sqliteCrashDatabase(dataDir: string): CrashDatabase {
+  const file = join(dataDir, 'latchkey.sqlite')
+  const db = connectSqlite(file)
+  const probe = new SqliteDatabase(file, { timeout: 0 })
+  const writeLocked = () => {
+    try {
+      probe.exec('BEGIN IMMEDIATE')
+      probe.exec('ROLLBACK')
+      return false
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') return true
+      throw error
+    }
+  }
+  return {
+    url: undefined,
+    db,
+    async installStall() {
+      await sql
+        .raw(
+          `CREATE TRIGGER ${STALL} BEFORE INSERT ON linked_accounts WHEN NEW.type = 'wallet'
+           BEGIN
+             SELECT count(*) FROM (
+               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000000)
+               SELECT i FROM n
+             );
+           END`,
+        )
+        .execute(db)
+    },
+    async waitForStall() {
+      let lockedSince = 0
+      await until('the server to stall in the wallet insert', () => {
+        if (!writeLocked()) lockedSince = 0
+        else lockedSince ||= Date.now()
+        return lockedSince > 0 && Date.now() - lockedSince >= 1_000
+      })
+    },
+    // The dead process's lock went with it; it never committed, so readers see nothing of it.
+    waitForDeadServer: () => until('the write lock to be released', () => !writeLocked()),
+    async removeStall() {
+      await sql.raw(`DROP TRIGGER ${STALL}`).execute(db)
+    },
+    async close() {
+      probe.close()
+      await db.destroy()
+    },
+  }
+}
+
+/**
+ * Postgres: a fresh schema (as global-setup makes one), the server's
+ * connections named by `application_name`, and a trigger that sleeps 4 s.
+ * The stall is seen in pg_stat_activity as the server's backend waiting in
+ * pg_sleep with a written transaction; once the client is gone, Postgres ends
+ * that backend (when the sleep is over) and rolls its transaction back.
+ */
+async function postgresCrashDatabase(baseUrl: string): Promise<CrashDatabase> {
+  const schema = `e2e_crash_${Date.now().toString(36)}_${process.pid}`
+  const db = connectPostgres(baseUrl, { schema, max: 2 })
+  await sql.raw(`CREATE SCHEMA ${schema}`).execute(db)
+  const url = new URL(baseUrl)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  url.searchParams.set('application_name', schema)
+  const count = async (query: RawBuilder<{ n: number }>) =>
+    (await query.execute(db)).rows[0]?.n ?? 0
+  // The server's sessions; a backend_xid means the transaction has written (the secret row).
+  const sessions = () =>
+    count(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${schema}`)
+  const stalledWriters = () =>
+    count(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${schema}
+              AND wait_event = 'PgSleep' AND backend_xid IS NOT NULL`)
+  return {
+    url: url.toString(),
+    db,
+    async installStall() {
+      await sql
+        .raw(
+          `CREATE FUNCTION ${STALL}() RETURNS trigger AS $$
+           BEGIN PERFORM pg_sleep(4); RETURN NEW; END $$ LANGUAGE plpgsql`,
+        )
+        .execute(db)
+      await sql
+        .raw(
+          `CREATE TRIGGER ${STALL} BEFORE INSERT ON linked_accounts
+           FOR EACH ROW WHEN (NEW.type = 'wallet') EXECUTE FUNCTION ${STALL}()`,
+        )
+        .execute(db)
+    },
+    waitForStall: () =>
+      until('the server to stall in the wallet insert', async () => (await stalledWriters()) > 0),
+    waitForDeadServer: () =>
+      until('Postgres to end the killed server’s sessions', async () => (await sessions()) === 0),
+    async removeStall() {
+      await sql.raw(`DROP TRIGGER ${STALL} ON linked_accounts`).execute(db)
+      await sql.raw(`DROP FUNCTION ${STALL}()`).execute(db)
+    },
+    async close() {
+      await sql.raw(`DROP SCHEMA ${schema} CASCADE`).execute(db)
+      await db.destroy()
+    },
+  }
+}
+
+/** The keys of the enclave's stored device shares (its origin's IndexedDB), read inside the enclave frame. */
+async function deviceShareKeys(page: Page, serverUrl: string): Promise<string[]> {
+  const enclave = page.frame({ url: (url) => url.href.startsWith(`${serverUrl}/apps/`) })
+  if (!enclave) throw new Error('no enclave frame')
+  return enclave.evaluate(async () => {
+    // Opening a database that does not exist would create it, empty: look first.
+    const names = (await indexedDB.databases()).map((d) => d.name)
+    if (!names.includes('latchkey-enclave')) return []
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('latchkey-enclave')
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(request.error)
+    })
+    try {
+      if (!db.objectStoreNames.contains('device-shares')) return []
+      const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+        const request = db.transaction('device-shares').objectStore('device-shares').getAllKeys()
+        request.onsuccess = () => resolve(request.result)
+        request.onerror = () => reject(request.error)
+      })
+      return keys.map(String)
+    } finally {
+      db.close()
+    }
+  })
+}
+
+const addressOf = async (page: Page, testId: string) =>
+  (await page.getByTestId(testId).locator('code').textContent())?.trim() ?? ''
+
+async function signMessage(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Sign message', exact: true }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByRole('button', { name: 'Sign and continue' }).click()
+  await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+  const result = page
+    .getByTestId('wallet-result')
+    .filter({ hasText: 'Ethereum signature:' })
+    .locator('code')
+  return (await result.textContent())?.trim() ?? ''
+}
+
+let browser: Browser
+let dataDir: string
+let database: CrashDatabase | undefined
+let server: ServerProcess | undefined
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-crash-'))
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  if (server) await stopServerProcess(server)
+  await database?.close()
+  await browser?.close()
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
+})
+
+it('a server killed between share upload and wallet record leaves no half-created wallet; the retry creates a complete one', async () => {
+  database = process.env.DATABASE_URL
+    ? await postgresCrashDatabase(process.env.DATABASE_URL)
+    : sqliteCrashDatabase(dataDir)
+  const { db } = database
+  const fixture: LatchkeyServerFixture = {
+    port: await freePort(),
+    dataDir,
+    databaseUrl: database.url,
+    appId: APP_ID,
+    origin: demoUrl,
+  }
+  server = await startServerProcess(fixture)
+  const serverUrl = server.url
+  const urls = {
+    serverUrl,
+    demoUrl: `${demoUrl}/?apiUrl=${encodeURIComponent(serverUrl)}&appId=${APP_ID}`,
+  }
+  await database.installStall()
+
+  const email = uniqueEmail('crash')
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const upload = page.waitForRequest(
+    (r) => r.method() === 'POST' && r.url() === `${serverUrl}${routes.embeddedWalletsCreate}`,
+  )
+  const failureEvent = page.waitForRequest(
+    (r) =>
+      r.url() === `${serverUrl}${routes.analyticsEvents}` &&
+      r.postDataJSON()?.event_name === 'embedded_wallet_creation_failure_logout',
+  )
+  const logout = page.waitForRequest(
+    (r) => r.method() === 'POST' && r.url() === `${serverUrl}${routes.sessionLogout}`,
+  )
+  // Awaited below; a test failing earlier must not leave them rejecting unhandled.
+  for (const waiting of [upload, failureEvent, logout]) waiting.catch(() => {})
+  const dialog = await logInToDemo(page, urls, email)
+
+  // The enclave uploads both shares (auth share, recovery share) with the wallets…
+  const sent = (await upload).postDataJSON() as CreateEmbeddedWalletsRequest
+  expect(sent).toMatchObject({
+    auth_share: expect.stringMatching(/.{16}/),
+    recovery: { method: 'latchkey', ciphertext: expect.stringMatching(/.{16}/) },
+  })
+  expect(sent.wallets.map((w) => w.chain_type)).toEqual(['ethereum', 'solana'])
+  // …the server writes the secret row and blocks before the wallet rows: kill it there.
+  await database.waitForStall()
+  server.child.kill('SIGKILL')
+  expect(await server.exited).toBe('SIGKILL')
+  await database.waitForDeadServer()
+
+  // Nothing half-written: no secret, no wallet account, for this user or these addresses.
+  const { user_id: userId } = await db
+    .selectFrom('linked_accounts')
+    .select('user_id')
+    .where('app_id', '=', APP_ID)
+    .where('type', '=', 'email')
+    .where('identifier', '=', email)
+    .executeTakeFirstOrThrow()
+  const secretsOf = () =>
+    db.selectFrom('wallet_secrets').selectAll().where('user_id', '=', userId).execute()
+  const walletsOf = () =>
+    db
+      .selectFrom('linked_accounts')
+      .select(['identifier', 'data'])
+      .where('user_id', '=', userId)
+      .where('type', '=', 'wallet')
+      .orderBy('identifier')
+      .execute()
+  expect(await secretsOf()).toEqual([])
+  expect(await walletsOf()).toEqual([])
+  expect(
+    await db
+      .selectFrom('wallet_secrets')
+      .select('entropy_id')
+      .where('entropy_id', '=', sent.entropy_id.toLowerCase())
+      .execute(),
+  ).toEqual([])
+  const sentAddresses = sent.wallets.map((w) =>
+    w.chain_type === 'ethereum' ? w.address.toLowerCase() : w.address,
+  )
+  expect(
+    await db
+      .selectFrom('linked_accounts')
+      .select('id')
+      .where('identifier', 'in', sentAddresses)
+      .execute(),
+  ).toEqual([])
+
+  // The browser takes the failure path: the error screen, the user logged out, and the
+  // enclave kept no device share (it stores one only after the server confirmed).
+  await dialog.getByRole('heading', { name: 'Something went wrong' }).waitFor({ timeout: 15_000 })
+  await dialog.getByRole('button', { name: 'Retry' }).waitFor()
+  expect((await failureEvent).postDataJSON().payload.code).toBe('NETWORK_ERROR')
+  await logout
+  await page.getByRole('heading', { name: 'Log in to the Latchkey demo' }).waitFor()
+  expect(await deviceShareKeys(page, serverUrl)).toEqual([])
+
+  // Restart on the same port and database, without the stall; the same user logs in again.
+  await database.removeStall()
+  server = await startServerProcess(fixture)
+  expect(server.url).toBe(serverUrl)
+  const again = await logInToDemo(page, urls, email)
+  await again.getByRole('heading', { name: 'All set!' }).waitFor({ timeout: 30_000 })
+  await again.waitFor({ state: 'detached', timeout: 10_000 })
+
+  const ethereum = await addressOf(page, 'wallet-ethereum-0')
+  const solana = await addressOf(page, 'wallet-solana-0')
+  const entropyId = ethereum.toLowerCase()
+  expect(ethereum).toMatch(/^0x[0-9a-fA-F]{40}$/)
+  expect(entropyId).not.toBe(sent.entropy_id.toLowerCase()) // a fresh secret, not the lost one
+  // One complete wallet: one secret with both shares, an Ethereum and a Solana account.
+  expect(await secretsOf()).toEqual([
+    expect.objectContaining({
+      entropy_id: entropyId,
+      entropy_type: 'hd',
+      recovery_method: 'latchkey',
+      auth_share: expect.stringMatching(/.{16}/),
+      recovery_ciphertext: expect.stringMatching(/.{16}/),
+      recovery_key: expect.stringMatching(/.{16}/),
+    }),
+  ])
+  const wallets = (await walletsOf()).map((row) => ({
+    identifier: row.identifier,
+    ...(JSON.parse(row.data) as { chain_type: string; secret_id: string }),
+  }))
+  expect(wallets).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        identifier: entropyId,
+        chain_type: 'ethereum',
+        secret_id: entropyId,
+      }),
+      expect.objectContaining({ identifier: solana, chain_type: 'solana', secret_id: entropyId }),
+    ]),
+  )
+  expect(wallets).toHaveLength(2)
+  expect(await deviceShareKeys(page, serverUrl)).toEqual([`${APP_ID}:${entropyId}`])
+
+  // Both shares rebuild the key: the device share here, the auth share from the server.
+  const signature = await signMessage(page)
+  expect(
+    await verifyMessage({
+      address: ethereum as `0x${string}`,
+      message: MESSAGE,
+      signature: signature as `0x${string}`,
+    }),
+  ).toBe(true)
+  await context.close()
+})
