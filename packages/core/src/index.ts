@@ -59,6 +59,17 @@ export {
   type User,
 } from './user.ts'
 export {
+  CLOUD_CONSENT_MAX_AGE_MS,
+  type CloudRecoveryAction,
+  type CloudRecoveryReturn,
+  cloudRecoveryChoice,
+  type PendingCloudRecovery,
+  pkceChallenge,
+  type StartCloudConsentParameters,
+  startCloudConsent,
+  takeCloudConsentReturn,
+} from './wallets/cloudRecovery.ts'
+export {
   type CreateWalletParameters,
   createWallet,
   embeddedWallets,
@@ -70,7 +81,7 @@ export {
   createWalletsOnLogin,
 } from './wallets/createWalletsOnLogin.ts'
 export { attachEnclave, getEnclave } from './wallets/enclave.ts'
-export { ensureWalletReady } from './wallets/ensureWalletReady.ts'
+export { ensureWalletReady, type RecoveryCredentials } from './wallets/ensureWalletReady.ts'
 export {
   createEmbeddedEthereumProvider,
   type EmbeddedEthereumProvider,
@@ -81,5 +92,6 @@ export { type ImportWalletParameters, importWallet } from './wallets/importWalle
 export {
   RECOVERY_PASSWORD_MIN_LENGTH,
   setRecoveryPassword,
+  setWalletRecovery,
 } from './wallets/setRecoveryPassword.ts'
 export { signSolanaMessage } from './wallets/signSolanaMessage.ts'

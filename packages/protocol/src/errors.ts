@@ -41,6 +41,11 @@ export const ErrorCode = {
   RECOVERY_FAILED: 'RECOVERY_FAILED',
   RECOVERY_EXITED: 'RECOVERY_EXITED',
   SET_PASSWORD_EXITED: 'SET_PASSWORD_EXITED',
+  // Cloud-drive recovery (messages hold a {provider} placeholder: see formatUserMessage)
+  CLOUD_BACKUP_FAILED: 'CLOUD_BACKUP_FAILED',
+  CLOUD_RECOVERY_FAILED: 'CLOUD_RECOVERY_FAILED',
+  CLOUD_RECOVERY_NOT_CONFIGURED: 'CLOUD_RECOVERY_NOT_CONFIGURED',
+  OAUTH_STATE_MISMATCH: 'OAUTH_STATE_MISMATCH',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -121,6 +126,17 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   RECOVERY_FAILED: { title: 'An error has occurred, please try again.', retryable: true },
   RECOVERY_EXITED: { title: 'User exited before their wallet could be recovered' },
   SET_PASSWORD_EXITED: { title: 'Exited before password was added to wallet' },
+  // Spec 02 "Recovery by cloud drive".
+  CLOUD_BACKUP_FAILED: { title: 'Back up with {provider} unsuccessful', retryable: true },
+  CLOUD_RECOVERY_FAILED: {
+    title: 'Recovery with {provider} unsuccessful',
+    detail:
+      'Please verify that you are selecting the {provider} account associated with your backup.',
+    retryable: true,
+  },
+  CLOUD_RECOVERY_NOT_CONFIGURED: { title: 'Something went wrong', detail: 'Try again later' },
+  // Spec 01 §8: the state returned by a provider is not the one this browser sent.
+  OAUTH_STATE_MISMATCH: { title: 'Unexpected auth flow. This may be a phishing attempt.' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -144,6 +160,23 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
 export const providerErrors = {
   userRejectedRequest: { code: 4001, message: 'The user rejected the request.' },
 } as const
+
+/**
+ * A message with its placeholders filled, e.g. `{provider}` → 'Google Drive'
+ * for the cloud-recovery messages.
+ */
+export function formatUserMessage(
+  code: ErrorCode,
+  values: Record<string, string> = {},
+): UserMessage {
+  const fill = (text: string) => text.replace(/\{(\w+)\}/g, (all, key) => values[key] ?? all)
+  const message = errorMessages[code]
+  return {
+    ...message,
+    title: fill(message.title),
+    ...(message.detail ? { detail: fill(message.detail) } : {}),
+  }
+}
 
 /** Fallback wording for code errors other than a wrong code (spec 01 §8). */
 export const ISSUE_VERIFYING_CODE = 'Issue verifying code'
@@ -173,6 +206,11 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   WALLET_NOT_FOUND: 404,
   INVALID_RECOVERY_PASSWORD: 400,
   PASSWORD_TOO_SHORT: 400,
+  // 424: the provider (Google, CloudKit) refused; not retried by the client.
+  CLOUD_BACKUP_FAILED: 424,
+  CLOUD_RECOVERY_FAILED: 424,
+  CLOUD_RECOVERY_NOT_CONFIGURED: 400,
+  OAUTH_STATE_MISMATCH: 400,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

@@ -21,5 +21,8 @@ export const routes = {
   embeddedWalletsAuthShare: '/api/v1/embedded_wallets/auth_share',
   embeddedWalletsRecovery: '/api/v1/embedded_wallets/recovery',
   embeddedWalletsSetRecovery: '/api/v1/embedded_wallets/recovery/set',
+  recoveryOAuthInit: '/api/v1/recovery/oauth/init',
+  recoveryOAuthInitIcloud: '/api/v1/recovery/oauth/init_icloud',
+  recoveryOAuthAuthenticate: '/api/v1/recovery/oauth/authenticate',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

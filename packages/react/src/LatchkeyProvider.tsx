@@ -2,6 +2,7 @@ import { createLatchkeyClient, type LatchkeyClient, LatchkeyError } from '@latch
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
+import { resumeCloudConsent } from './cloud.ts'
 import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
 import { LatchkeyContext } from './context.ts'
 import { ModalHost } from './modal/lazy.tsx'
@@ -66,6 +67,8 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
+    // Back from a Google Drive / iCloud consent: finish the backup or recovery.
+    resumeCloudConsent(instance)
   }, [instance])
 
   useEffect(() => {

@@ -41,10 +41,18 @@ export interface LatchkeyConfig {
   /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
   embeddedWallets?: {
     createOnLogin?: Partial<CreateOnLoginConfig>
-    /** New wallets must get a user-owned recovery method (a password) when they are created. */
+    /** New wallets must get a user-owned recovery method (password or cloud backup) when they are created. */
     requireUserOwnedRecoveryOnCreate?: boolean
+    /**
+     * The user-owned recovery methods to offer, in order. Default: the app's
+     * server setting. Google Drive and iCloud appear only when the server has
+     * the app's credentials for them.
+     */
+    userOwnedRecoveryOptions?: UserOwnedRecoveryMethod[]
   }
 }
+
+export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
 
 /** Login methods this version of the modal can draw. Later login methods add themselves here. */
 export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = ['email']
@@ -66,8 +74,10 @@ export interface ResolvedConfig {
   loginMethods: LoginMethod[]
   /** Which chains get a wallet right after login (default off, spec 01 §9). */
   createOnLogin: CreateOnLoginConfig
-  /** Wallet creation asks for a recovery password first (spec 02). */
+  /** Wallet creation asks for a user-owned recovery method first (spec 02). */
   requireUserOwnedRecoveryOnCreate: boolean
+  /** User-owned recovery methods on offer (never empty: a password at least). */
+  userOwnedRecoveryOptions: UserOwnedRecoveryMethod[]
 }
 
 /** The login message, cut to 100 characters (spec 01 §5). */
@@ -87,6 +97,20 @@ function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
 export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
   const wanted = host.loginMethods ?? serverLoginMethods(app)
   return [...new Set(wanted)].filter((method) => IMPLEMENTED_LOGIN_METHODS.includes(method))
+}
+
+/**
+ * The user-owned recovery methods to offer: the host's list, else the app's;
+ * cloud methods only when the server offers them (it lists them only with
+ * credentials); a password when nothing else remains.
+ */
+function recoveryOptions(host: LatchkeyConfig, app: AppConfig | null): UserOwnedRecoveryMethod[] {
+  const served = app?.embedded_wallet_config.user_owned_recovery_options ?? []
+  const wanted = host.embeddedWallets?.userOwnedRecoveryOptions ?? served
+  const options = [...new Set(wanted)].filter(
+    (method) => method === 'user-passcode' || served.includes(method),
+  )
+  return options.length > 0 ? options : ['user-passcode']
 }
 
 /** Merges host configuration over the server's; the host wins where both say something. */
@@ -111,6 +135,7 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
       host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
       app?.embedded_wallet_config.require_user_owned_recovery_on_create ??
       false,
+    userOwnedRecoveryOptions: recoveryOptions(host, app),
     createOnLogin: {
       ethereum:
         host.embeddedWallets?.createOnLogin?.ethereum ??

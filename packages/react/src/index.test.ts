@@ -16,6 +16,7 @@ it('exports exactly these names', () => {
     'useLoginWithEmail',
     'useRecoverWallet',
     'useSetWalletPassword',
+    'useSetWalletRecovery',
     'useSignMessage',
     'useSignSolanaMessage',
     'useSignTypedData',

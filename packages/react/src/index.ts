@@ -27,6 +27,7 @@ export type {
   LatchkeyAppearance,
   LatchkeyConfig,
   LatchkeyLegal,
+  UserOwnedRecoveryMethod,
 } from './config.ts'
 export type { SignOptions } from './hooks/signing.ts'
 export {
@@ -50,6 +51,11 @@ export {
   type UseSetWalletPasswordReturnType,
   useSetWalletPassword,
 } from './hooks/useSetWalletPassword.ts'
+export {
+  type SetWalletRecoveryOptions,
+  type UseSetWalletRecoveryReturnType,
+  useSetWalletRecovery,
+} from './hooks/useSetWalletRecovery.ts'
 export {
   type SignMessageOptions,
   type SignMessageParameters,

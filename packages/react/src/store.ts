@@ -6,7 +6,7 @@ import {
   type User,
 } from '@latchkey/core'
 import { type ErrorCode, providerErrors } from '@latchkey/protocol/errors'
-import type { AppConfig } from '@latchkey/protocol/schemas'
+import type { AppConfig, CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { LatchkeyConfig } from './config.ts'
 import type { TypedData } from './hooks/useSignTypedData.ts'
 
@@ -59,14 +59,67 @@ export type WalletScreenRequest<T = unknown> =
   | SetPasswordRequest
   | RecoverWalletRequest
   | ExportWalletRequest
+  | SecureAccountRequest
+  | CloudRecoveryRequest
+
+/** A recovery method the user can pick on 'Secure your account' / 'Update backup method'. */
+export type RecoveryOption = 'google-drive' | 'icloud' | 'user-passcode' | 'latchkey'
+
+/**
+ * Spec 02 "Secure your account" / "Update backup method": the user picks how
+ * the wallet is recovered on a new device. Each choice opens its own flow
+ * (password wizard, provider consent, 'Automatically secure your account').
+ */
+export interface SecureAccountRequest {
+  screen: 'secure-account'
+  /** 'secure': no user-owned method yet; 'update': change the current one. */
+  mode: 'secure' | 'update'
+  /** The wallet's method now (null while creating); a cloud one is not offered again. */
+  currentMethod: RecoveryMethod | null
+  /** What to offer, in order. */
+  options: RecoveryOption[]
+  /** The password wizard's 'Set Password'. */
+  setPassword(password: string): Promise<unknown>
+  /** 'Automatically secure your account' → Confirm. */
+  setAutomatic(): Promise<unknown>
+  /** Google Drive / iCloud: leaves for the provider's consent. */
+  startConsent(provider: CloudRecoveryProvider): Promise<void>
+  /** Started by the app (creation on login): no Cancel in the wizard, no way back. */
+  automatic?: boolean
+}
+
+/**
+ * Spec 02 "Confirm-identity screen and progress screen for Google Drive or
+ * iCloud": before the redirect it asks to continue to the provider; after the
+ * return it runs the backup or recovery, shows success for 1.4 s (or the
+ * wallet-created greeting), or '{Recovery|Back up} with {provider}
+ * unsuccessful' with Try again.
+ */
+export interface CloudRecoveryRequest {
+  screen: 'cloud-recovery'
+  provider: CloudRecoveryProvider
+  action: 'backup' | 'recover'
+  /** Continue / Try again: leaves for the provider's consent. */
+  startConsent(): Promise<void>
+  /** Set once the consent came back: the backup or recovery to run. */
+  run?: () => Promise<unknown>
+  /** The consent came back refused (denied, state mismatch). */
+  failure?: ErrorCode
+  /** After success, greet as the post-login wallet step does instead of closing after 1.4 s. */
+  greeting?: { isNewUser: boolean; appName: string | null }
+}
 
 export type SignMessageRequest<T = unknown> = {
   screen: 'sign-message'
   address: string
   uiOptions: SignMessageUiOptions
   sign(): Promise<T>
+  /** The signing wallet's secret. */
+  entropyId: string
   /** Recovers the wallet with its password when `sign()` fails with RECOVERY_REQUIRED. */
   recover?(password: string): Promise<void>
+  /** A cloud-backed wallet on a new device: leaves for the provider's consent. */
+  startCloudRecovery?(provider: CloudRecoveryProvider): Promise<void>
 } & SignMessagePayload
 
 /** Spec 02 "Password wizard": create, save, confirm, finalize, done. */

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getAppProviderCredentials } from './apps/credentials.ts'
 import { getAppById } from './apps/service.ts'
 import { runCli } from './cli.ts'
+import { SecretBox } from './crypto/secrets.ts'
 import { sha256 } from './ids.ts'
 import { getTestInstance, type TestInstance } from './test/instance.ts'
 
@@ -10,12 +12,13 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const run = async (argv: string[]) => {
+const MASTER_KEY = Buffer.alloc(32, 1)
+const run = async (argv: string[], env: Record<string, string> = {}) => {
   const out: string[] = []
   const err: string[] = []
   const code = await runCli(argv, {
     db: t.db,
-    env: { LATCHKEY_MASTER_KEY: Buffer.alloc(32, 1).toString('hex') },
+    env: { LATCHKEY_MASTER_KEY: MASTER_KEY.toString('hex'), ...env },
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   })
@@ -133,4 +136,153 @@ it('unknown commands fail with usage', async () => {
   const res = await run(['frobnicate'])
   expect(res.code).toBe(1)
   expect(res.err).toContain('Usage')
+})
+
+describe('apps credentials', () => {
+  const store = () => ({ db: t.db, secrets: new SecretBox(MASTER_KEY) })
+  const GOOGLE_SECRET = 'GOCSPX-cli-secret-value'
+
+  it('set google-drive reads the client secret from the named env var, seals it, and never prints it', async () => {
+    const res = await run(
+      [
+        'apps',
+        'credentials',
+        'set',
+        t.app.id,
+        'google-drive',
+        '--client-id',
+        'cli.apps.googleusercontent.com',
+        '--client-secret-env',
+        'GOOGLE_SECRET',
+      ],
+      { GOOGLE_SECRET },
+    )
+    expect(res).toMatchObject({ code: 0, err: '' })
+    expect(res.out).toContain(`Set the google-drive credentials of app ${t.app.id}`)
+    expect(res.out).not.toContain(GOOGLE_SECRET)
+    expect(await getAppProviderCredentials(store(), t.app.id, 'google-drive')).toEqual({
+      provider: 'google-drive',
+      client_id: 'cli.apps.googleusercontent.com',
+      client_secret: GOOGLE_SECRET,
+    })
+    const rows = await t.db.selectFrom('app_provider_credentials').selectAll().execute()
+    expect(JSON.stringify(rows)).not.toContain(GOOGLE_SECRET)
+  })
+
+  it('a secret on the command line is refused; an unset variable is an error', async () => {
+    await expect(
+      run([
+        'apps',
+        'credentials',
+        'set',
+        t.app.id,
+        'google-drive',
+        '--client-id',
+        'x',
+        '--client-secret',
+        'on-argv',
+      ]),
+    ).rejects.toThrow(/client-secret/)
+    const unset = await run([
+      'apps',
+      'credentials',
+      'set',
+      t.app.id,
+      'google-drive',
+      '--client-id',
+      'x',
+      '--client-secret-env',
+      'NOT_SET',
+    ])
+    expect(unset).toMatchObject({ code: 1 })
+    expect(unset.err).toContain('NOT_SET is empty or not set')
+    expect((await run(['apps', 'credentials', 'set', t.app.id, 'google-drive'])).code).toBe(1)
+  })
+
+  it('set icloud takes the container, environment and API token (from env or flag)', async () => {
+    const fromEnv = await run(
+      [
+        'apps',
+        'credentials',
+        'set',
+        t.app.id,
+        'icloud',
+        '--container-id',
+        'iCloud.com.example.cli',
+        '--environment',
+        'production',
+        '--api-token-env',
+        'CK_TOKEN',
+      ],
+      { CK_TOKEN: 'ck-env-token' },
+    )
+    expect(fromEnv.code).toBe(0)
+    expect(await getAppProviderCredentials(store(), t.app.id, 'icloud')).toEqual({
+      provider: 'icloud',
+      container_id: 'iCloud.com.example.cli',
+      environment: 'production',
+      api_token: 'ck-env-token',
+    })
+    const fromFlag = await run([
+      'apps',
+      'credentials',
+      'set',
+      t.app.id,
+      'icloud',
+      '--container-id',
+      'iCloud.com.example.cli',
+      '--environment',
+      'development',
+      '--api-token',
+      'ck-flag-token',
+    ])
+    expect(fromFlag.code).toBe(0)
+    expect(await getAppProviderCredentials(store(), t.app.id, 'icloud')).toMatchObject({
+      environment: 'development',
+      api_token: 'ck-flag-token',
+    })
+    const bad = await run([
+      'apps',
+      'credentials',
+      'set',
+      t.app.id,
+      'icloud',
+      '--container-id',
+      'iCloud.com.example.cli',
+      '--environment',
+      'staging',
+      '--api-token',
+      't',
+    ])
+    expect(bad.code).toBe(1)
+  })
+
+  it('delete removes them; unknown apps and providers fail', async () => {
+    const res = await run(['apps', 'credentials', 'delete', t.app.id, 'icloud'])
+    expect(res).toMatchObject({ code: 0, out: `Deleted the icloud credentials of app ${t.app.id}` })
+    expect(await getAppProviderCredentials(store(), t.app.id, 'icloud')).toBeUndefined()
+    expect((await run(['apps', 'credentials', 'delete', t.app.id, 'icloud'])).out).toContain(
+      'had no icloud credentials',
+    )
+    expect((await run(['apps', 'credentials', 'delete', t.app.id, 'dropbox'])).code).toBe(1)
+    expect((await run(['apps', 'credentials', 'delete'])).code).toBe(1)
+    expect((await run(['apps', 'credentials', 'rotate', t.app.id, 'icloud'])).code).toBe(1)
+    const unknown = await run(
+      [
+        'apps',
+        'credentials',
+        'set',
+        'zzzzzzzzzzzzzzzzzzzzzzzzz',
+        'google-drive',
+        '--client-id',
+        'x',
+        '--client-secret-env',
+        'S',
+      ],
+      { S: 'secret-of-unknown' },
+    )
+    expect(unknown.code).toBe(1)
+    expect(unknown.err).toContain('No app with id')
+    expect(unknown.err).not.toContain('secret-of-unknown')
+  })
 })

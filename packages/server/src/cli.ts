@@ -3,6 +3,12 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
+import {
+  deleteAppProviderCredentials,
+  isCredentialProvider,
+  type ProviderCredentials,
+  setAppProviderCredentials,
+} from './apps/credentials.ts'
 import { createApp, ensureApp, listApps } from './apps/service.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
@@ -21,6 +27,11 @@ const USAGE = `Usage: latchkey <command>
               [--logo-url URL] [--accent-color #RRGGBB]
   apps list                              list apps
   apps ensure --id ID --name N --origin URL…   create or update an app with a fixed id
+  apps credentials set ID google-drive --client-id X --client-secret-env VAR
+                                         Google OAuth client for Drive backups (secret read from $VAR)
+  apps credentials set ID icloud --container-id iCloud.… --environment development|production
+              (--api-token-env VAR | --api-token T)   CloudKit container and API token for iCloud backups
+  apps credentials delete ID google-drive|icloud
   keys rotate                            new signing key (the old one stays in the JWKS until its tokens expire)
 `
 
@@ -44,19 +55,27 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const err = io.err ?? ((line: string) => process.stderr.write(`${line}\n`))
   const config = loadConfigFromEnv(env)
   const [command, sub] = argv
-  const { values } = parseArgs({
-    args: argv.slice(command === 'apps' || command === 'keys' ? 2 : 1),
+  // `apps credentials <set|delete> <appId> <provider> …`: the only command with positionals.
+  const credentialsCommand = command === 'apps' && sub === 'credentials'
+  const { values, positionals } = parseArgs({
+    args: argv.slice(credentialsCommand ? 3 : command === 'apps' || command === 'keys' ? 2 : 1),
     options: {
       name: { type: 'string' },
       origin: { type: 'string', multiple: true },
       id: { type: 'string' },
       'logo-url': { type: 'string' },
       'accent-color': { type: 'string' },
+      'client-id': { type: 'string' },
+      'client-secret-env': { type: 'string' },
+      'container-id': { type: 'string' },
+      environment: { type: 'string' },
+      'api-token': { type: 'string' },
+      'api-token-env': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
-    allowPositionals: false,
+    allowPositionals: credentialsCommand,
   })
   if (!command || values.help || command === 'help') {
     out(USAGE)
@@ -133,6 +152,37 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
       return 0
     }
+    if (credentialsCommand) {
+      const [action, appId, provider] = [argv[2], positionals[0], positionals[1]]
+      if (!appId || !provider || !isCredentialProvider(provider) || positionals.length > 2) {
+        err('apps credentials set|delete needs an app id and a provider (google-drive or icloud)')
+        return 1
+      }
+      if (action === 'delete') {
+        const deleted = await deleteAppProviderCredentials({ db }, appId, provider)
+        out(
+          deleted
+            ? `Deleted the ${provider} credentials of app ${appId}`
+            : `App ${appId} had no ${provider} credentials`,
+        )
+        return 0
+      }
+      if (action === 'set') {
+        const credentials = credentialsFromFlags(provider, values, env)
+        if (typeof credentials === 'string') {
+          err(credentials)
+          return 1
+        }
+        const secrets = new SecretBox(
+          resolveMasterKey({ ...config, logger: consoleLogger }, dataDir),
+        )
+        await setAppProviderCredentials({ db, secrets }, appId, credentials)
+        out(
+          `Set the ${provider} credentials of app ${appId} (a running server applies them within 5 s)`,
+        )
+        return 0
+      }
+    }
     if (command === 'keys' && sub === 'rotate') {
       const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))
       const kid = await rotateSigningKey(db, secrets, {
@@ -149,6 +199,46 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   } finally {
     if (!io.db) await db.destroy()
   }
+}
+
+/**
+ * Credentials from the command's flags. Secrets come from an environment
+ * variable named by a flag (`--client-secret-env VAR`), never from argv,
+ * which other users of the machine can read. The CloudKit API token is not a
+ * secret (CloudKit JS ships it to browsers), so `--api-token` is allowed too.
+ * Returns an error message on a missing flag.
+ */
+function credentialsFromFlags(
+  provider: ProviderCredentials['provider'],
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: NodeJS.ProcessEnv,
+): ProviderCredentials | string {
+  const flag = (name: string) => {
+    const value = values[name]
+    return typeof value === 'string' && value !== '' ? value : undefined
+  }
+  const fromEnv = (name: string): string | undefined => {
+    const variable = flag(name)
+    return variable ? env[variable] || undefined : undefined
+  }
+  if (provider === 'google-drive') {
+    const clientId = flag('client-id')
+    const variable = flag('client-secret-env')
+    const clientSecret = fromEnv('client-secret-env')
+    if (!clientId || !variable)
+      return 'apps credentials set … google-drive needs --client-id and --client-secret-env VAR'
+    if (!clientSecret) return `The environment variable ${variable} is empty or not set`
+    return { provider, client_id: clientId, client_secret: clientSecret }
+  }
+  const containerId = flag('container-id')
+  const environment = flag('environment')
+  const apiToken = flag('api-token-env') ? fromEnv('api-token-env') : flag('api-token')
+  if (!containerId || !environment || !(flag('api-token-env') || flag('api-token')))
+    return 'apps credentials set … icloud needs --container-id, --environment and --api-token-env VAR (or --api-token)'
+  if (!apiToken) return `The environment variable ${flag('api-token-env')} is empty or not set`
+  if (environment !== 'development' && environment !== 'production')
+    return '--environment must be development or production'
+  return { provider, container_id: containerId, environment, api_token: apiToken }
 }
 
 const invokedDirectly = (() => {

@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   codeResendCooldownMs: number
   /** Code attempts (right or wrong) for one address, across codes (default 20 per hour). */
   codeAttemptsPerIdentifier: RateLimitRule
+  /** Cloud-recovery consents (init, init_icloud) one user may start (default 20 per 10 minutes). */
+  cloudConsentsPerUser: RateLimitRule
 }
 
 export interface SessionOptions {
@@ -37,6 +39,82 @@ export interface SessionOptions {
   idleLifetimeMs: number
   /** A rotated refresh token is still accepted this long, for concurrent refreshes (default 10 s). */
   refreshOverlapMs: number
+}
+
+/**
+ * Where cloud recovery talks to Google and CloudKit. The server calls the
+ * token endpoint and CloudKit's users/caller; the enclave page calls the two
+ * API bases from the browser (its CSP `connect-src` lists exactly their
+ * origins).
+ */
+export interface CloudRecoveryEndpoints {
+  google: {
+    /** OAuth 2.0 consent page (the host navigates there). */
+    authorizationUrl: string
+    /** OAuth 2.0 token endpoint (the server exchanges codes there). */
+    tokenUrl: string
+    /** Google APIs base: Drive at /drive/v3, uploads at /upload/drive/v3. */
+    apiBaseUrl: string
+  }
+  icloud: {
+    /** CloudKit Web Services base. */
+    apiBaseUrl: string
+  }
+}
+
+/** The option: any endpoint left out keeps its default (the real services). */
+export interface CloudRecoveryOptions {
+  google?: Partial<CloudRecoveryEndpoints['google']>
+  icloud?: Partial<CloudRecoveryEndpoints['icloud']>
+}
+
+/** The real Google and CloudKit endpoints. */
+export const defaultCloudRecoveryEndpoints: CloudRecoveryEndpoints = {
+  google: {
+    authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    apiBaseUrl: 'https://www.googleapis.com',
+  },
+  icloud: { apiBaseUrl: 'https://api.apple-cloudkit.com' },
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The endpoints with defaults filled in, each checked to be an http(s) URL
+ * without credentials, query or fragment (API bases lose a trailing `/`).
+ * In production they must be https (a loopback host excepted, for local
+ * fakes): the token endpoint receives the app's client secret.
+ */
+export function resolveCloudRecoveryEndpoints(
+  options: CloudRecoveryOptions = {},
+  production = false,
+): CloudRecoveryEndpoints {
+  const check = (name: string, value: string, base: boolean): string => {
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      throw new Error(`cloudRecovery.${name} is not a URL: ${value}`)
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`cloudRecovery.${name} must be an http(s) URL`)
+    if (url.username || url.password || url.search || url.hash)
+      throw new Error(`cloudRecovery.${name} must have no credentials, query or fragment`)
+    if (production && url.protocol !== 'https:' && !LOOPBACK_HOSTS.has(url.hostname))
+      throw new Error(`cloudRecovery.${name} must be https in production`)
+    return base ? url.href.replace(/\/+$/, '') : url.href
+  }
+  const google = { ...defaultCloudRecoveryEndpoints.google, ...(options.google ?? {}) }
+  const icloud = { ...defaultCloudRecoveryEndpoints.icloud, ...(options.icloud ?? {}) }
+  return {
+    google: {
+      authorizationUrl: check('google.authorizationUrl', google.authorizationUrl, false),
+      tokenUrl: check('google.tokenUrl', google.tokenUrl, false),
+      apiBaseUrl: check('google.apiBaseUrl', google.apiBaseUrl, true),
+    },
+    icloud: { apiBaseUrl: check('icloud.apiBaseUrl', icloud.apiBaseUrl, true) },
+  }
 }
 
 /**
@@ -84,6 +162,8 @@ export interface LatchkeyServerOptions {
   logger?: Logger
   /** Port used only for the default publicUrl (default 8787). */
   port?: number
+  /** Google / CloudKit endpoints of cloud recovery (default: the real services; tests use local fakes). */
+  cloudRecovery?: CloudRecoveryOptions
 }
 
 /** Default caps; see docs/server.md. */
@@ -91,6 +171,7 @@ export const defaultRateLimits: RateLimitOptions = {
   codeSendsPerIdentifier: { limit: 10, windowMs: 60 * 60_000 },
   codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
   codeAttemptsPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
+  cloudConsentsPerUser: { limit: 20, windowMs: 10 * 60_000 },
   codeResendCooldownMs: CODE_RESEND_COOLDOWN_MS,
 }
 
@@ -141,6 +222,13 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   if (abs !== undefined) sessions.absoluteLifetimeMs = abs
   const idle = int('LATCHKEY_SESSION_IDLE_MS')
   if (idle !== undefined) sessions.idleLifetimeMs = idle
+  const google: NonNullable<CloudRecoveryOptions['google']> = {}
+  if (env.LATCHKEY_GOOGLE_AUTHORIZATION_URL)
+    google.authorizationUrl = env.LATCHKEY_GOOGLE_AUTHORIZATION_URL
+  if (env.LATCHKEY_GOOGLE_TOKEN_URL) google.tokenUrl = env.LATCHKEY_GOOGLE_TOKEN_URL
+  if (env.LATCHKEY_GOOGLE_API_BASE_URL) google.apiBaseUrl = env.LATCHKEY_GOOGLE_API_BASE_URL
+  const icloud: NonNullable<CloudRecoveryOptions['icloud']> = {}
+  if (env.LATCHKEY_CLOUDKIT_API_BASE_URL) icloud.apiBaseUrl = env.LATCHKEY_CLOUDKIT_API_BASE_URL
   return {
     port,
     hostname: env.HOST || '127.0.0.1',
@@ -155,5 +243,6 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     production: env.NODE_ENV === 'production',
     rateLimits,
     sessions,
+    cloudRecovery: { google, icloud },
   }
 }

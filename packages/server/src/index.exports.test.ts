@@ -18,6 +18,7 @@ it('exports of @latchkey/server', () => {
       "consoleLogger",
       "createApp",
       "createLatchkeyServer",
+      "defaultCloudRecoveryEndpoints",
       "defaultRateLimits",
       "defaultSessionOptions",
       "ensureApp",

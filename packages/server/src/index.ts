@@ -10,6 +10,7 @@
 
 export { SmtpEmailSender } from './adapters/email/smtp.ts'
 export type { EmailMessage, EmailSender } from './adapters/email/types.ts'
+export type { CredentialProvider, ProviderCredentials } from './apps/credentials.ts'
 export {
   type AppRecord,
   type AppSettings,
@@ -26,8 +27,11 @@ export {
 } from './apps/service.ts'
 export { runCli } from './cli.ts'
 export {
+  type CloudRecoveryEndpoints,
+  type CloudRecoveryOptions,
   consoleLogger,
   DEFAULT_PORT,
+  defaultCloudRecoveryEndpoints,
   defaultRateLimits,
   type LatchkeyServerOptions,
   type Logger,

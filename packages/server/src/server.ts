@@ -10,6 +10,12 @@ import { SmtpEmailSender } from './adapters/email/smtp.ts'
 import type { EmailSender } from './adapters/email/types.ts'
 import { analyticsEventRoute } from './analytics/routes.ts'
 import { AppCache } from './apps/cache.ts'
+import {
+  type CredentialProvider,
+  deleteAppProviderCredentials,
+  type ProviderCredentials,
+  setAppProviderCredentials,
+} from './apps/credentials.ts'
 import { appConfigRoute } from './apps/routes.ts'
 import { emailRoutes } from './auth/email/routes.ts'
 import {
@@ -17,6 +23,7 @@ import {
   DEFAULT_PORT,
   defaultRateLimits,
   type LatchkeyServerOptions,
+  resolveCloudRecoveryEndpoints,
   type SessionOptions,
 } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
@@ -32,6 +39,7 @@ import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from 
 import { MemoryRateLimiter } from './rate-limit/memory.ts'
 import { RedisRateLimiter } from './rate-limit/redis.ts'
 import type { RateLimiter } from './rate-limit/types.ts'
+import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
 import { usersMeRoute } from './users/routes.ts'
@@ -55,6 +63,19 @@ export interface LatchkeyServer {
   services: Services
   /** Every route definition (also the source of the OpenAPI document). */
   routes: RouteDefinition[]
+  /**
+   * Sets an app's credentials for a provider (sealed at rest) and applies
+   * them at once on this node (other nodes: within the 5 s app cache TTL).
+   * Throws on an unknown app or invalid credentials.
+   *
+   * @example
+   * await server.setAppProviderCredentials(appId, {
+   *   provider: 'google-drive', client_id: '…apps.googleusercontent.com', client_secret: process.env.GOOGLE_CLIENT_SECRET,
+   * })
+   */
+  setAppProviderCredentials(appId: string, credentials: ProviderCredentials): Promise<void>
+  /** Deletes an app's credentials for a provider; true when there were some. */
+  deleteAppProviderCredentials(appId: string, provider: CredentialProvider): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -161,6 +182,7 @@ export async function createLatchkeyServer(
       trustProxy: options.trustProxy ?? false,
       devMailbox,
       https: publicUrl.startsWith('https://'),
+      cloudRecovery: resolveCloudRecoveryEndpoints(options.cloudRecovery, options.production),
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()
@@ -185,6 +207,7 @@ export async function createLatchkeyServer(
       logoutRoute,
       usersMeRoute,
       ...walletRoutes,
+      ...recoveryRoutes,
       analyticsEventRoute,
       ...(devMailbox ? [devMailboxRoute] : []),
     ]
@@ -227,6 +250,15 @@ export async function createLatchkeyServer(
       db,
       services,
       routes: definitions,
+      async setAppProviderCredentials(appId, credentials) {
+        await setAppProviderCredentials(services, appId, credentials)
+        services.apps.invalidate(appId)
+      },
+      async deleteAppProviderCredentials(appId, provider) {
+        const deleted = await deleteAppProviderCredentials(services, appId, provider)
+        services.apps.invalidate(appId)
+        return deleted
+      },
       async close() {
         for (const close of closers.reverse()) await close().catch(() => {})
         if (ownsDb) await db.destroy()

@@ -4,6 +4,7 @@ import {
   useExportWallet,
   useRecoverWallet,
   useSetWalletPassword,
+  useSetWalletRecovery,
   useSignMessage,
   useSignTypedData,
   useSolanaWallets,
@@ -54,6 +55,7 @@ export function Wallets() {
   const { signMessage } = useSignMessage()
   const { signTypedData } = useSignTypedData()
   const { setWalletPassword } = useSetWalletPassword()
+  const { setWalletRecovery } = useSetWalletRecovery()
   const { exportWallet } = useExportWallet()
   const { recoverWallet } = useRecoverWallet()
   const [busy, setBusy] = useState<string | null>(null)
@@ -164,6 +166,19 @@ export function Wallets() {
           }
         >
           {busy === 'Recovery password' ? 'Setting…' : 'Set recovery password'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!ethereum || busy !== null}
+          onClick={() =>
+            run('Backup method', async () => {
+              await setWalletRecovery()
+              return 'updated'
+            })
+          }
+        >
+          {busy === 'Backup method' ? 'Updating…' : 'Backup options'}
         </button>
         <button
           type="button"

@@ -3,7 +3,7 @@ import type { LatchkeyClient } from '../client.ts'
 import { toUser, type User } from '../user.ts'
 import { embeddedWallets } from './createWallet.ts'
 import { enclaveRequest } from './enclave.ts'
-import { ensureWalletReady } from './ensureWalletReady.ts'
+import { ensureWalletReady, type RecoveryCredentials } from './ensureWalletReady.ts'
 
 /** `embeddedWallets.createOnLogin` per chain (spec 01 §3). */
 export type CreateOnLogin = 'all-users' | 'users-without-wallets' | 'off'
@@ -38,13 +38,17 @@ export function chainsToCreateOnLogin(
 /**
  * Creates the post-login wallets: a new secret with all of `chains` in one
  * step when the user has none, else index 0 on each missing chain of the
- * existing secret. Resolves to the updated user.
+ * existing secret (recovering it on this device first: RECOVERY_REQUIRED
+ * when that needs a password or a consent not given). Resolves to the
+ * updated user.
  */
 export async function createWalletsOnLogin(
   client: LatchkeyClient,
   chains: Array<'ethereum' | 'solana'>,
   /** How a new secret is recoverable (default automatic); a password when the app requires user-owned recovery. */
   recovery: RecoveryChoice = { method: 'latchkey' },
+  /** Recovers an existing secret on a new device before adding wallets to it (password, consent). */
+  credentials?: RecoveryCredentials,
 ): Promise<User | null> {
   let user = client.session.getState().user
   if (!user || chains.length === 0) return user
@@ -60,7 +64,7 @@ export async function createWalletsOnLogin(
     client.session.setUser(user)
     return user
   }
-  await ensureWalletReady(client, secret.entropyId)
+  await ensureWalletReady(client, secret.entropyId, credentials)
   for (const chain of chains) {
     const { user: wire } = await enclaveRequest<{ user: UserWire }>(
       client,

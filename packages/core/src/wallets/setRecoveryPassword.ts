@@ -1,4 +1,4 @@
-import type { UserWire } from '@latchkey/protocol/schemas'
+import type { RecoveryChoice, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import { toUser, type User } from '../user.ts'
@@ -10,16 +10,24 @@ import { ensureWalletReady } from './ensureWalletReady.ts'
 export const RECOVERY_PASSWORD_MIN_LENGTH = 6
 
 /**
- * Protects the user's wallet with a recovery password (argon2id in the
- * enclave; the password never leaves it). Replaces automatic recovery: the
- * server-held recovery key is deleted. `entropyId` defaults to the user's HD
- * secret.
+ * Changes how the user's wallet is recovered on a new device: automatic
+ * (`latchkey`), a password (argon2id in the enclave; the password never
+ * leaves it), or a key in the user's Google Drive / iCloud (`oauth` from
+ * `takeCloudConsentReturn`). The previous recovery share and any server-held
+ * recovery key are replaced. `entropyId` defaults to the user's HD secret.
+ *
+ * @example
+ * await setWalletRecovery(client, { recovery: { method: 'user-passcode', password } })
  */
-export async function setRecoveryPassword(
+export async function setWalletRecovery(
   client: LatchkeyClient,
-  { password, entropyId }: { password: string; entropyId?: string },
+  { recovery, entropyId }: { recovery: RecoveryChoice; entropyId?: string },
 ): Promise<User> {
-  if (password.length < RECOVERY_PASSWORD_MIN_LENGTH) throw new LatchkeyError('PASSWORD_TOO_SHORT')
+  if (
+    recovery.method === 'user-passcode' &&
+    recovery.password.length < RECOVERY_PASSWORD_MIN_LENGTH
+  )
+    throw new LatchkeyError('PASSWORD_TOO_SHORT')
   const secret =
     entropyId ?? embeddedWallets(client.session.getState().user).find((w) => !w.imported)?.entropyId
   if (!secret) throw new LatchkeyError('WALLET_NOT_FOUND')
@@ -27,12 +35,20 @@ export async function setRecoveryPassword(
   const { user } = await enclaveRequest<{ user: UserWire }>(
     client,
     'latchkey:wallets:set-recovery',
-    {
-      entropy_id: secret,
-      recovery: { method: 'user-passcode', password },
-    },
+    { entropy_id: secret, recovery },
   )
   const updated = toUser(user)
   client.session.setUser(updated)
   return updated
+}
+
+/**
+ * Protects the user's wallet with a recovery password: `setWalletRecovery`
+ * with `user-passcode`.
+ */
+export function setRecoveryPassword(
+  client: LatchkeyClient,
+  { password, entropyId }: { password: string; entropyId?: string },
+): Promise<User> {
+  return setWalletRecovery(client, { recovery: { method: 'user-passcode', password }, entropyId })
 }

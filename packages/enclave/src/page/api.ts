@@ -3,9 +3,12 @@ import { routes } from '@latchkey/protocol/routes'
 import {
   type AddEmbeddedWalletRequest,
   authShareResponseSchema,
+  type CloudOAuthResult,
   type CreateEmbeddedWalletsRequest,
   type RecoveryMaterial,
+  type RecoveryOAuthAuthenticateResponse,
   recoveryMaterialResponseSchema,
+  recoveryOAuthAuthenticateResponseSchema,
   type SetRecoveryRequest,
   type UserWire,
   userSchema,
@@ -24,6 +27,14 @@ export interface ServerApi {
   recovery(token: string, entropyId: string): Promise<RecoveryMaterial>
   setRecovery(token: string, body: SetRecoveryRequest): Promise<UserWire>
   me(token: string): Promise<UserWire>
+  /**
+   * Exchanges a cloud consent's result for the provider access (Google access
+   * token, or iCloud web auth token + container): it stays in the enclave.
+   */
+  cloudAuthenticate(
+    token: string,
+    body: CloudOAuthResult,
+  ): Promise<RecoveryOAuthAuthenticateResponse>
 }
 
 /**
@@ -108,5 +119,13 @@ export function createServerApi(options: {
       const answer = await call('GET', routes.usersMe, token, undefined, usersMeResponseSchema)
       return answer.user
     },
+    cloudAuthenticate: (token, body) =>
+      call(
+        'POST',
+        routes.recoveryOAuthAuthenticate,
+        token,
+        body,
+        recoveryOAuthAuthenticateResponseSchema,
+      ),
   }
 }

@@ -1,12 +1,25 @@
+import { randomBytes } from 'node:crypto'
 import { routes } from '@latchkey/protocol/routes'
 import {
   addEmbeddedWalletRequestSchema,
+  type CloudOAuthResult,
+  type CloudRecoveryProvider,
   createEmbeddedWalletsRequestSchema,
   entropyRequestSchema,
   type RecoveryMaterial,
+  type RecoveryOAuthAuthenticateResponse,
+  recoveryOAuthAuthenticateRequestSchema,
   setRecoveryRequestSchema,
   type UserWire,
 } from '@latchkey/protocol/schemas'
+import type { FakeCloudKit, FakeGoogle } from '@latchkey/server/test/fakes'
+import {
+  exchangeGoogleCode,
+  GOOGLE_CLIENT,
+  ICLOUD,
+  pkce,
+  REDIRECT_URI,
+} from '../cloud/fakes.test-helper.ts'
 import type { FetchLike } from './api.ts'
 
 interface StoredSecret {
@@ -16,12 +29,23 @@ interface StoredSecret {
   imported: boolean
 }
 
+/** The cloud providers the fake server's `recovery/oauth/authenticate` exchanges with. */
+export interface FakeCloudProviders {
+  /** Started with the client {@link GOOGLE_CLIENT}. */
+  google?: FakeGoogle
+  /** Started with {@link ICLOUD}'s container and API token. */
+  icloud?: FakeCloudKit
+}
+
 /**
  * A stand-in for the server's share-storage routes (protocol schemas in,
  * protocol shapes out), with one user per bearer token. `failNext` makes the
- * next call to a path answer an error.
+ * next call to a path answer an error. With `cloud`, it also answers
+ * `recovery/oauth/authenticate` as the real server does: single-use state,
+ * the Google code exchanged at the fake Google's token endpoint (PKCE), the
+ * iCloud web auth token passed through with the app's container.
  */
-export function createFakeServer(options: { appId: string }) {
+export function createFakeServer(options: { appId: string; cloud?: FakeCloudProviders }) {
   const secrets = new Map<string, StoredSecret>()
   const wallets = new Map<string, UserWire['linked_accounts']>()
   const failures = new Map<string, { status: number; body: unknown } | 'network'>()
@@ -63,6 +87,80 @@ export function createFakeServer(options: { appId: string }) {
     wallets.set(owner, list)
   }
   const invalid = { code: 'INVALID_PAYLOAD', message: 'The request payload is invalid' }
+  /** State codes handed out by `consent`, single use, as the server's init would record them. */
+  const states = new Map<string, { provider: CloudRecoveryProvider; owner: string }>()
+
+  /**
+   * What the host hands the enclave after `account` accepted the consent:
+   * `init` + the provider's redirect, without a browser.
+   */
+  function consent(
+    provider: CloudRecoveryProvider,
+    account: string,
+    owner = 'user-alice',
+  ): CloudOAuthResult {
+    const state_code = randomBytes(16).toString('base64url')
+    states.set(state_code, { provider, owner })
+    if (provider === 'icloud') {
+      const ck = options.cloud?.icloud
+      if (!ck) throw new Error('No fake CloudKit configured')
+      return { provider, authorization_code: ck.issueWebAuthToken(account), state_code }
+    }
+    const google = options.cloud?.google
+    if (!google) throw new Error('No fake Google configured')
+    const { verifier, challenge } = pkce()
+    const authorization_code = google.issueCode({
+      clientId: GOOGLE_CLIENT.clientId,
+      redirectUri: REDIRECT_URI,
+      codeChallenge: challenge,
+      account,
+    })
+    return { provider, authorization_code, state_code, code_verifier: verifier }
+  }
+
+  async function cloudAuthenticate(owner: string, body: unknown): Promise<Response> {
+    const parsed = recoveryOAuthAuthenticateRequestSchema.safeParse(body)
+    if (!parsed.success) return json(400, invalid)
+    const oauth = parsed.data
+    const state = states.get(oauth.state_code)
+    states.delete(oauth.state_code)
+    if (state?.provider !== oauth.provider || state.owner !== owner)
+      return json(400, { code: 'OAUTH_STATE_MISMATCH', message: 'Unknown or used state' })
+    const refused = { code: 'CLOUD_RECOVERY_FAILED', message: 'Google refused the code' }
+    let answer: RecoveryOAuthAuthenticateResponse
+    if (oauth.provider === 'google-drive') {
+      const google = options.cloud?.google
+      if (!google || !oauth.code_verifier)
+        return json(400, { code: 'CLOUD_RECOVERY_NOT_CONFIGURED', message: 'x' })
+      try {
+        const token = await exchangeGoogleCode(
+          google,
+          oauth.authorization_code,
+          oauth.code_verifier,
+        )
+        answer = {
+          provider: 'google-drive',
+          access_token: token.access_token,
+          expires_in: token.expires_in,
+          api_base_url: google.apiBaseUrl,
+        }
+      } catch {
+        return json(424, refused)
+      }
+    } else {
+      const ck = options.cloud?.icloud
+      if (!ck) return json(400, { code: 'CLOUD_RECOVERY_NOT_CONFIGURED', message: 'x' })
+      answer = {
+        provider: 'icloud',
+        access_token: oauth.authorization_code,
+        api_base_url: ck.apiBaseUrl,
+        container_id: ICLOUD.containerId,
+        environment: ICLOUD.environment,
+        api_token: ICLOUD.apiToken,
+      }
+    }
+    return json(200, answer)
+  }
 
   const fetch: FetchLike = async (input, init) => {
     const path = input
@@ -134,6 +232,8 @@ export function createFakeServer(options: { appId: string }) {
             w.recovery_method = s.recovery.method
         return json(200, userOf(owner))
       }
+      case routes.recoveryOAuthAuthenticate:
+        return cloudAuthenticate(owner, body)
       default:
         return json(404, { code: 'NOT_FOUND', message: 'x' })
     }
@@ -143,6 +243,7 @@ export function createFakeServer(options: { appId: string }) {
     fetch,
     secrets,
     calls,
+    consent,
     failNext(path: string, failure: { status: number; body: unknown } | 'network') {
       failures.set(path, failure)
     },

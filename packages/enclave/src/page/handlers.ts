@@ -5,10 +5,12 @@ import type {
   RecoveryChoice,
   RecoveryMaterial,
   RecoveryMethod,
+  RecoveryOAuthAuthenticateResponse,
   UserWire,
 } from '@latchkey/protocol/schemas'
 import type { z } from 'zod'
 import { sameEntropyId } from '../address.ts'
+import { type CloudKeyStore, createCloudKeyStore } from '../cloud/index.ts'
 import { deriveEthereumAccount, deriveSolanaAccount, entropyIdOf } from '../derive.ts'
 import { base64urlToBytes, bytesToBase64url } from '../encoding.ts'
 import { isEnclaveError } from '../errors.ts'
@@ -28,6 +30,7 @@ import {
 } from '../secret.ts'
 import { reconstructAndVerify, splitSecret } from '../shares.ts'
 import type { ServerApi } from './api.ts'
+import { type CloudRecoveryDeps, openWithCloudKey, sealWithCloudKey } from './cloud-recovery.ts'
 import { PageError } from './errors.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
 import type { DeviceShareStore } from './store.ts'
@@ -40,6 +43,8 @@ export interface HandlerDeps {
   store: DeviceShareStore
   now?: () => number
   logger?: Pick<Console, 'warn'>
+  /** The Google Drive / iCloud client for an exchanged consent (default: the real ones, global fetch). */
+  cloudKeyStore?: (access: RecoveryOAuthAuthenticateResponse) => CloudKeyStore
 }
 
 export type Handlers = { [E in EnclaveEvent]: (data: Payload<E>) => Promise<unknown> }
@@ -62,12 +67,20 @@ function addressOf(secret: WalletSecret, chain: ChainType, index: number): strin
   return account.address
 }
 
-/** Seals the device share as the recovery share under the chosen method. */
+/**
+ * Seals the device share as the recovery share under the chosen method. A
+ * cloud method first stores a new key in the user's drive (cloud-recovery.ts).
+ */
 async function sealForRecovery(
+  cloud: CloudRecoveryDeps,
+  token: string,
   deviceShare: Uint8Array,
   choice: RecoveryChoice,
   entropyId: string,
 ): Promise<RecoveryMaterial> {
+  if (choice.method === 'google-drive' || choice.method === 'icloud') {
+    return sealWithCloudKey(cloud, token, choice, deviceShare, entropyId)
+  }
   if (choice.method === 'latchkey') {
     const key = generateRecoveryKey()
     try {
@@ -91,11 +104,19 @@ async function sealForRecovery(
  * The enclave's request handlers (ARCHITECTURE "Embedded wallet keys"). The
  * secret exists in memory only inside one handler call and is wiped in a
  * `finally`; the device share is written only after the server confirmed it
- * stored the auth and recovery shares.
+ * stored the auth and recovery shares. Cloud methods (google-drive, icloud)
+ * exchange the host's consent result at the server and keep the provider
+ * token here (cloud-recovery.ts); their failures answer CLOUD_BACKUP_FAILED /
+ * CLOUD_RECOVERY_FAILED.
  */
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { appId, api, store } = deps
   const now = deps.now ?? Date.now
+  const cloud: CloudRecoveryDeps = {
+    appId,
+    api,
+    keyStore: deps.cloudKeyStore ?? ((access) => createCloudKeyStore(access)),
+  }
 
   async function deviceShareOf(entropyId: string) {
     const record = await store.get(appId, entropyId)
@@ -138,7 +159,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     const entropyId = entropyIdOf(secret)
     const { deviceShare, authShare } = await splitSecret(secret)
     try {
-      const recovery = await sealForRecovery(deviceShare, choice, entropyId)
+      const recovery = await sealForRecovery(cloud, token, deviceShare, choice, entropyId)
       // Atomic creation: nothing is kept here unless the server stored both shares.
       const user = await api.create(token, {
         entropy_id: entropyId,
@@ -278,9 +299,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           key.fill(0)
         }
       } else {
-        throw new PageError(
-          'UNSUPPORTED_METHOD',
-          `${material.method} recovery is not supported yet`,
+        // google-drive / icloud: the key comes from the user's drive (needs `oauth`).
+        deviceShare = await openWithCloudKey(
+          cloud,
+          data.access_token,
+          data.oauth,
+          material,
+          data.entropy_id,
         )
       }
       const authShare = base64urlToBytes(await api.authShare(data.access_token, data.entropy_id))
@@ -304,7 +329,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     async 'latchkey:wallets:set-recovery'(data) {
       const user = await withSecret(data.access_token, data.entropy_id, async (_s, _m, share) => {
-        const recovery = await sealForRecovery(share, data.recovery, data.entropy_id)
+        const recovery = await sealForRecovery(
+          cloud,
+          data.access_token,
+          share,
+          data.recovery,
+          data.entropy_id,
+        )
         return api.setRecovery(data.access_token, { entropy_id: data.entropy_id, recovery })
       })
       const record = await store.get(appId, data.entropy_id)

@@ -1,3 +1,4 @@
+import { createCloudKeyStore } from '../cloud/index.ts'
 import { createServerApi, type FetchLike } from './api.ts'
 import { type Channel, type ChannelWindow, startChannel } from './channel.ts'
 import { createHandlers } from './handlers.ts'
@@ -27,6 +28,8 @@ export function createHarness(options: {
   ancestorOrigins?: string[]
   referrer?: string
   store?: MemoryDeviceShareStore
+  /** `fetch` for the Google Drive / iCloud clients (tests pass Node's). */
+  cloudFetch?: FetchLike
 }) {
   const posted: Posted[] = []
   const waiters = new Map<string, (p: Posted) => void>()
@@ -57,6 +60,9 @@ export function createHarness(options: {
     appId: APP_ID,
     api: createServerApi({ appId: APP_ID, fetch: options.fetch }),
     store,
+    ...(options.cloudFetch
+      ? { cloudKeyStore: (access) => createCloudKeyStore(access, { fetch: options.cloudFetch }) }
+      : {}),
   })
   const channel: Channel = startChannel({ window: win, config, handlers })
   let counter = 0

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ErrorCode } from '../errors.ts'
+import { cloudOAuthResultSchema } from './cloud-recovery.ts'
 import { base64urlSchema, chainTypeSchema, walletAddressSchema } from './wallet.ts'
 
 /**
@@ -15,6 +16,15 @@ const accessToken = z.string().min(1).max(4096)
 export const recoveryChoiceSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('latchkey') }),
   z.object({ method: z.literal('user-passcode'), password: z.string().min(6).max(1024) }),
+  /** The enclave exchanges `oauth` at the server, stores a new key in the drive, seals under it. */
+  z.object({
+    method: z.literal('google-drive'),
+    oauth: cloudOAuthResultSchema.extend({ provider: z.literal('google-drive') }),
+  }),
+  z.object({
+    method: z.literal('icloud'),
+    oauth: cloudOAuthResultSchema.extend({ provider: z.literal('icloud') }),
+  }),
 ])
 export type RecoveryChoice = z.infer<typeof recoveryChoiceSchema>
 
@@ -42,6 +52,8 @@ export const enclaveRequestSchemas = {
     access_token: accessToken,
     entropy_id: walletAddressSchema,
     password: z.string().min(1).max(1024).optional(),
+    /** Cloud-drive recovery: the consent's result; the enclave fetches the key from the drive. */
+    oauth: cloudOAuthResultSchema.optional(),
   }),
   'latchkey:wallets:set-recovery': z.object({
     access_token: accessToken,

@@ -1,5 +1,6 @@
 export * from './analytics.ts'
 export * from './app.ts'
+export * from './cloud-recovery.ts'
 export * from './common.ts'
 export * from './email.ts'
 export * from './enclave.ts'

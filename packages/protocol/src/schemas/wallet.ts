@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { recoveryKeyIdSchema } from './cloud-recovery.ts'
 
 /** Chains an embedded wallet can be on. */
 export const chainTypeSchema = z.enum(['ethereum', 'solana'])
@@ -50,8 +51,18 @@ export const recoveryMaterialSchema = z.discriminatedUnion('method', [
     ciphertext: base64urlSchema,
     kdf: passwordKdfSchema,
   }),
-  z.object({ method: z.literal('google-drive'), ciphertext: base64urlSchema }),
-  z.object({ method: z.literal('icloud'), ciphertext: base64urlSchema }),
+  z.object({
+    method: z.literal('google-drive'),
+    ciphertext: base64urlSchema,
+    /** Names the Drive app-data file holding the recovery key (the key itself never reaches the server). */
+    key_id: recoveryKeyIdSchema,
+  }),
+  z.object({
+    method: z.literal('icloud'),
+    ciphertext: base64urlSchema,
+    /** Names the iCloud private-database record holding the recovery key. */
+    key_id: recoveryKeyIdSchema,
+  }),
 ])
 export type RecoveryMaterial = z.infer<typeof recoveryMaterialSchema>
 

@@ -6,6 +6,8 @@ import {
   ProviderRpcError,
 } from '@latchkey/core'
 import { providerErrors } from '@latchkey/protocol/errors'
+import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
+import { consentStarter, openCloudRecoveryConsent } from '../cloud.ts'
 import type { LatchkeyInstance, SignMessageRequest, SignMessageUiOptions } from '../store.ts'
 
 /** Options every signing hook takes. */
@@ -18,8 +20,8 @@ export interface SignOptions {
 
 /**
  * The embedded wallet to sign with: the one at `address`, else the first on
- * the chain. Without a logged-in user or such a wallet this throws, before
- * any screen opens.
+ * the chain. Without a logged-in user it opens the login modal and throws
+ * NOT_AUTHENTICATED; without such a wallet it throws WALLET_NOT_FOUND.
  */
 export function signingWallet(
   instance: LatchkeyInstance,
@@ -27,7 +29,11 @@ export function signingWallet(
   address?: string,
 ): EmbeddedWalletAccount {
   const { status, user } = instance.client.session.getState()
-  if (status !== 'authenticated' || !user) throw new LatchkeyError('NOT_AUTHENTICATED')
+  if (status !== 'authenticated' || !user) {
+    // Spec 02 §6: a logged-out user is sent to login; this call still fails.
+    if (status === 'unauthenticated') instance.openLogin()
+    throw new LatchkeyError('NOT_AUTHENTICATED')
+  }
   const wallets = embeddedWallets(user, chainType)
   // Ethereum addresses are case-insensitive (EIP-55 is only a checksum); base58 is not.
   const same = (a: string) =>
@@ -43,10 +49,16 @@ export function signingWallet(
   return wallet
 }
 
-/** Recovers `wallet` in the enclave with its password (spec 02: a new device). */
-export const recoverWith =
-  (instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) => (password: string) =>
-    ensureWalletReady(instance.client, wallet.entropyId, password)
+/**
+ * How a signing request recovers `wallet` on a new device (spec 02): with its
+ * password, or by leaving for its cloud provider's consent.
+ */
+export const recoveryHandlers = (instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) => ({
+  entropyId: wallet.entropyId,
+  recover: (password: string) => ensureWalletReady(instance.client, wallet.entropyId, password),
+  startCloudRecovery: (provider: CloudRecoveryProvider) =>
+    consentStarter(instance, { provider, action: 'recover', entropyId: wallet.entropyId })(),
+})
 
 /**
  * Shows the sign-message screen, or signs straight away when `showWalletUIs`
@@ -64,6 +76,13 @@ export async function requestSignature<T>(
   } catch (error) {
     if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED' && request.recover))
       throw error
+    const method = recoveryMethodOf(error)
+    if (method === 'google-drive' || method === 'icloud') {
+      await openCloudRecoveryConsent(instance, method, request.entropyId).catch((e: unknown) => {
+        throw isUserRejection(e) ? new LatchkeyError('RECOVERY_EXITED') : e
+      })
+      throw new LatchkeyError('RECOVERY_EXITED')
+    }
     await openRecoverWallet(instance, request.recover)
     return request.sign()
   }
@@ -102,8 +121,22 @@ export async function ensureRecovered(instance: LatchkeyInstance, entropyId: str
     await ensureWalletReady(instance.client, entropyId)
   } catch (error) {
     if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED')) throw error
+    const method = recoveryMethodOf(error)
+    if (method === 'google-drive' || method === 'icloud') {
+      // The consent leaves the page; the recovery finishes when the user is back.
+      await openCloudRecoveryConsent(instance, method, entropyId).catch((e: unknown) => {
+        throw isUserRejection(e) ? new LatchkeyError('RECOVERY_EXITED') : e
+      })
+      return
+    }
     await openRecoverWallet(instance, (password) =>
       ensureWalletReady(instance.client, entropyId, password),
     )
   }
+}
+
+/** The recovery method a RECOVERY_REQUIRED error names (core puts the enclave's answer in details). */
+export function recoveryMethodOf(error: LatchkeyError): RecoveryMethod | null {
+  const details = error.details as { recovery_method?: RecoveryMethod } | undefined
+  return details?.recovery_method ?? null
 }

@@ -2,7 +2,7 @@ import { createEmbeddedEthereumProvider, LatchkeyError } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
 import {
-  recoverWith,
+  recoveryHandlers,
   requestSignature,
   type SignOptions,
   signingWallet,
@@ -51,7 +51,7 @@ export function useSignMessage(): UseSignMessageReturnType {
         method: 'personal_sign',
         data: message,
         address: wallet.address,
-        recover: recoverWith(instance, wallet),
+        ...recoveryHandlers(instance, wallet),
         uiOptions: options.uiOptions ?? {},
         sign: async () =>
           String(

@@ -1,7 +1,7 @@
 import { LatchkeyError, signSolanaMessage } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
-import { recoverWith, requestSignature, type SignOptions, signingWallet } from './signing.ts'
+import { recoveryHandlers, requestSignature, type SignOptions, signingWallet } from './signing.ts'
 
 export type SignSolanaMessageOptions = SignOptions
 
@@ -44,7 +44,7 @@ export function useSignSolanaMessage(): UseSignSolanaMessageReturnType {
         method: 'solana_signMessage',
         data: message,
         address: wallet.address,
-        recover: recoverWith(instance, wallet),
+        ...recoveryHandlers(instance, wallet),
         uiOptions: options.uiOptions ?? {},
         sign: () => signSolanaMessage(instance.client, wallet, message),
       })

@@ -1,7 +1,7 @@
 import { createEmbeddedEthereumProvider, LatchkeyError } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
-import { recoverWith, requestSignature, type SignOptions, signingWallet } from './signing.ts'
+import { recoveryHandlers, requestSignature, type SignOptions, signingWallet } from './signing.ts'
 
 /** EIP-712 typed data, as eth_signTypedData_v4 takes it. */
 export interface TypedData {
@@ -52,7 +52,7 @@ export function useSignTypedData(): UseSignTypedDataReturnType {
         method: 'eth_signTypedData_v4',
         data: typedData,
         address: wallet.address,
-        recover: recoverWith(instance, wallet),
+        ...recoveryHandlers(instance, wallet),
         uiOptions: options.uiOptions ?? {},
         sign: async () =>
           String(

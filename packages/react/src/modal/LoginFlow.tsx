@@ -175,7 +175,9 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           chains={screen.chains}
           isNewUser={screen.isNewUser}
           appName={config.appName}
-          requirePassword={config.requireUserOwnedRecoveryOnCreate}
+          userOwnedRecovery={
+            config.requireUserOwnedRecoveryOnCreate ? config.userOwnedRecoveryOptions : null
+          }
           onDone={() =>
             finished.current({
               user: client.session.getState().user ?? screen.user,

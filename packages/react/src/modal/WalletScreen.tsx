@@ -1,7 +1,9 @@
 import { LatchkeyError } from '@latchkey/core'
 import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
+import { CloudRecoveryScreen } from './screens/CloudRecoveryScreen.tsx'
 import { ExportWalletScreen } from './screens/ExportWalletScreen.tsx'
 import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
+import { SecureAccountScreen } from './screens/SecureAccountScreen.tsx'
 import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
 import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
 
@@ -44,5 +46,9 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       return <SetPasswordScreen request={request} onSet={() => complete()} onClose={onClose} />
     case 'export-wallet':
       return <ExportWalletScreen request={request} onExported={() => complete()} />
+    case 'secure-account':
+      return <SecureAccountScreen request={request} onDone={() => complete()} onClose={onClose} />
+    case 'cloud-recovery':
+      return <CloudRecoveryScreen request={request} onDone={() => complete()} onClose={onClose} />
   }
 }

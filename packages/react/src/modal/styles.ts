@@ -242,6 +242,23 @@ export const css = `
 @media (prefers-reduced-motion: reduce) {
   .lk-root *, .lk-overlay, .lk-dialog { animation-duration: 1ms !important; transition-duration: 1ms !important; }
 }
+.lk-options { display: flex; flex-direction: column; gap: 8px; }
+.lk-option {
+  display: flex; align-items: center; gap: 12px; width: 100%; min-height: 52px; padding: 0 14px;
+  border: 1px solid var(--lk-border-strong); border-radius: var(--lk-radius-sm); cursor: pointer;
+  font: inherit; font-size: 15px; font-weight: 500; text-align: left; color: var(--lk-fg); background: transparent;
+  transition: background 120ms ease, border-color 120ms ease;
+}
+.lk-option:hover:not(:disabled) { background: var(--lk-bg-muted); }
+.lk-option:focus-visible { outline: none; box-shadow: var(--lk-ring); }
+.lk-option:disabled { opacity: 0.55; cursor: not-allowed; }
+.lk-option svg { width: 20px; height: 20px; color: var(--lk-fg-muted); flex: none; }
+.lk-option span { flex: 1; }
+.lk-info {
+  margin: 0; padding: 12px 14px; border-radius: var(--lk-radius-sm); font-size: 13px; line-height: 1.45;
+  color: var(--lk-fg-muted); background: var(--lk-bg-muted);
+}
+.lk-info strong { display: block; margin-bottom: 4px; color: var(--lk-fg); font-weight: 600; }
 .lk-export-frame { display: block; width: 100%; height: 420px; border: 1px solid var(--lk-border, rgba(127,127,127,.25)); border-radius: 12px; background: transparent; }
 `
 

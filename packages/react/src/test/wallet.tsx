@@ -5,7 +5,7 @@ import { vi } from 'vitest'
 import { LatchkeyContext } from '../context.ts'
 import { ModalHost } from '../modal/lazy.tsx'
 import { createLatchkeyInstance } from '../store.ts'
-import { APP_ID, accessToken } from './fake-server.ts'
+import { APP_ID, accessToken, appConfig } from './fake-server.ts'
 
 export const ETH_ADDRESS = '0x1111111111111111111111111111111111111111'
 export const SOL_ADDRESS = 'So1ana1111111111111111111111111111111111111'
@@ -50,10 +50,10 @@ export interface WalletTestOptions {
  * whose enclave is a stub: connect answers "ready", rpc answers `rpc(data)`.
  */
 export function renderWithWallets(ui: ReactNode, options: WalletTestOptions = {}) {
-  const fetch = vi.fn(
-    async () =>
-      new Response('{"success":true}', { headers: { 'content-type': 'application/json' } }),
-  ) as unknown as typeof globalThis.fetch
+  const fetch = vi.fn(async (url: string) => {
+    const body = String(url).endsWith(`/api/v1/apps/${APP_ID}`) ? appConfig() : { success: true }
+    return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
+  }) as unknown as typeof globalThis.fetch
   const client = createLatchkeyClient({
     appId: APP_ID,
     apiUrl: 'http://latchkey.test',

@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
+import { configuredProvidersOf } from './credentials.ts'
 import { type AppRecord, rowToApp } from './service.ts'
 
 /**
  * App rows cached in memory so a request costs no DB read for its app.
- * TTL 5 s (APP_CACHE_TTL_MS): an origin or settings change made on another
- * node (or by the CLI) takes effect within 5 s. Misses are cached too, so
- * requests with made-up app ids cannot hammer the database.
+ * TTL 5 s (APP_CACHE_TTL_MS): an origin, settings or provider-credentials
+ * change made on another node (or by the CLI) takes effect within 5 s; one
+ * made through this server (`setAppProviderCredentials`) forgets the app at
+ * once. Misses are cached too, so requests with made-up app ids cannot
+ * hammer the database.
  */
 export const APP_CACHE_TTL_MS = 5_000
 const MAX_ENTRIES = 10_000
@@ -26,7 +29,9 @@ export class AppCache {
     const hit = this.#entries.get(id)
     if (hit && hit.expiresAt > now) return hit.app
     const row = await this.db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst()
-    const app = row ? rowToApp(row) : null
+    // Which providers have credentials: the public config lists cloud recovery only with them.
+    const providers = row ? await configuredProvidersOf(this.db, [row.id]) : undefined
+    const app = row ? rowToApp(row, providers?.get(row.id) ?? []) : null
     if (this.#entries.size >= MAX_ENTRIES) this.#sweep(now)
     this.#entries.set(id, { app, expiresAt: now + this.ttlMs })
     return app
@@ -42,7 +47,12 @@ export class AppCache {
     return set
   }
 
-  invalidate(): void {
+  /** Forgets one app (after a change to it), or everything. */
+  invalidate(id?: string): void {
+    if (id !== undefined) {
+      this.#entries.delete(id)
+      return
+    }
     this.#entries.clear()
     this.#origins = null
   }

@@ -9,6 +9,7 @@ import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
+import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
 
 /** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
 export interface AppSettings {
@@ -35,6 +36,8 @@ export interface AppRecord {
   allowedOrigins: string[]
   settings: AppSettings
   createdAt: number
+  /** Providers the app has credentials for (apps/credentials.ts); cloud recovery needs them. */
+  configuredProviders: CredentialProvider[]
 }
 
 export interface CreateAppInput {
@@ -88,13 +91,18 @@ function buildSettings(
   return settings
 }
 
-export function rowToApp(row: Selectable<AppsTable>): AppRecord {
+/** An app from its row and the providers it has credentials for. */
+export function rowToApp(
+  row: Selectable<AppsTable>,
+  configuredProviders: CredentialProvider[],
+): AppRecord {
   return {
     id: row.id,
     name: row.name,
     allowedOrigins: JSON.parse(row.allowed_origins) as string[],
     settings: JSON.parse(row.settings) as AppSettings,
     createdAt: Number(row.created_at),
+    configuredProviders,
   }
 }
 
@@ -128,7 +136,14 @@ export async function createApp(
     })
     .execute()
   return {
-    app: { id, name: input.name.trim(), allowedOrigins: origins, settings, createdAt },
+    app: {
+      id,
+      name: input.name.trim(),
+      allowedOrigins: origins,
+      settings,
+      createdAt,
+      configuredProviders: [],
+    },
     secret,
   }
 }
@@ -179,12 +194,18 @@ export async function ensureApp(
 
 export async function getAppById(db: Kysely<Database>, id: string): Promise<AppRecord | undefined> {
   const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst()
-  return row ? rowToApp(row) : undefined
+  if (!row) return undefined
+  const providers = await configuredProvidersOf(db, [row.id])
+  return rowToApp(row, providers.get(row.id) ?? [])
 }
 
 export async function listApps(db: Kysely<Database>): Promise<AppRecord[]> {
   const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').execute()
-  return rows.map(rowToApp)
+  const providers = await configuredProvidersOf(
+    db,
+    rows.map((r) => r.id),
+  )
+  return rows.map((row) => rowToApp(row, providers.get(row.id) ?? []))
 }
 
 /** True when `secret` is the app's secret (constant-time on the hash). */
@@ -200,6 +221,18 @@ export async function verifyAppSecret(
     .executeTakeFirst()
   if (!row) return false
   return safeEqual(row.secret_hash, sha256(secret))
+}
+
+type RecoveryOption = AppConfig['embedded_wallet_config']['user_owned_recovery_options'][number]
+
+/**
+ * The user-owned recovery methods an app offers AND can serve: a cloud method
+ * (Google Drive, iCloud) counts only while the app has credentials for it.
+ */
+function usableRecoveryOptions(app: AppRecord, offered: RecoveryOption[]): RecoveryOption[] {
+  return offered.filter(
+    (method) => method === 'user-passcode' || app.configuredProviders.includes(method),
+  )
 }
 
 /** Merges an app's stored settings with the defaults into the wire config (spec 01 §3). */
@@ -234,7 +267,10 @@ export function toAppConfig(app: AppRecord): AppConfig {
         solana: wallet.create_on_login?.solana ?? 'off',
       },
       require_user_owned_recovery_on_create: wallet.require_user_owned_recovery_on_create ?? false,
-      user_owned_recovery_options: wallet.user_owned_recovery_options ?? ['user-passcode'],
+      user_owned_recovery_options: usableRecoveryOptions(
+        app,
+        wallet.user_owned_recovery_options ?? ['user-passcode'],
+      ),
       mode: wallet.mode ?? 'user-controlled-server-wallets-only',
     },
     funding_config: null,

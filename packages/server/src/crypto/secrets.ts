@@ -14,6 +14,8 @@ export type KeyPurpose =
   | 'auth-shares'
   | 'totp-secrets'
   | 'recovery-keys'
+  | 'provider-credentials'
+  | 'recovery-oauth-states'
   | (string & {})
 
 const VERSION = 'v1'

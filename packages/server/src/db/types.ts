@@ -114,8 +114,44 @@ export interface WalletSecretsTable {
   recovery_key: string | null
   /** JSON argon2id parameters; `user-passcode` only. */
   recovery_kdf: string | null
+  /** Names the cloud file / record of the recovery key; `google-drive` and `icloud` only. */
+  recovery_key_id: string | null
   created_at: number
   updated_at: number
+}
+
+/**
+ * Credentials an app configured for a provider (Google Drive, iCloud; later
+ * login OAuth providers). `client_secret` is sealed (purpose
+ * provider-credentials, associated data binding app id, provider and column);
+ * see apps/credentials.ts.
+ */
+export interface AppProviderCredentialsTable {
+  app_id: string
+  provider: string
+  client_id: string | null
+  /** Sealed; the Google client secret, or the CloudKit API token. */
+  client_secret: string | null
+  /** JSON object of non-secret provider settings (CloudKit container and environment). */
+  settings: string
+  created_at: number
+  updated_at: number
+}
+
+/** One cloud-recovery OAuth consent in flight: single use, 10 minutes. */
+export interface RecoveryOAuthStatesTable {
+  /** HMAC of the state code (purpose recovery-oauth-states); the code itself is never stored. */
+  state_hash: string
+  app_id: string
+  user_id: string
+  provider: string
+  /** Where the provider returns the user; Google's redirect_uri at the exchange. */
+  redirect_to: string
+  /** S256 PKCE challenge (Google Drive only). */
+  code_challenge: string | null
+  created_at: number
+  expires_at: number
+  used_at: number | null
 }
 
 export interface Database {
@@ -129,4 +165,6 @@ export interface Database {
   dev_mailbox: DevMailboxTable
   analytics_events: AnalyticsEventsTable
   wallet_secrets: WalletSecretsTable
+  app_provider_credentials: AppProviderCredentialsTable
+  recovery_oauth_states: RecoveryOAuthStatesTable
 }

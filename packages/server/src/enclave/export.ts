@@ -54,9 +54,10 @@ export function exportPageHtml(
  * page nor the server sees it in plaintext):
  *
  * - `GET /apps/:appId/embedded-wallets/export` — the page the host frames
- *   visibly in its modal. Same CSP as the wallet page: `frame-ancestors` is
- *   exactly the app's origins, `script-src 'self'`, `connect-src 'self'`; it
- *   inlines `{ appId, origins }` so the page knows whom it may talk to.
+ *   visibly in its modal. The wallet page's CSP: `frame-ancestors` is
+ *   exactly the app's origins, `script-src 'self'`; but `connect-src 'self'`
+ *   only (export never talks to a cloud drive). It inlines `{ appId, origins }`
+ *   so the page knows whom it may talk to.
  * - `GET /apps/export.js` — the built page script (read once, kept in memory,
  *   ETag; 503 JSON while it is not built).
  *

@@ -44,7 +44,8 @@ describe('GET /apps/:appId/embedded-wallets', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/)
     const csp = res.headers.get('content-security-policy')
     expect(csp).toBe(
-      "default-src 'none'; script-src 'self'; connect-src 'self'; " +
+      "default-src 'none'; script-src 'self'; " +
+        "connect-src 'self' https://www.googleapis.com https://api.apple-cloudkit.com; " +
         'frame-ancestors https://app.example.com http://localhost:5173; ' +
         "base-uri 'none'; form-action 'none'",
     )

@@ -54,13 +54,25 @@ export function jsonForScriptBlock(value: unknown): string {
     .replace(/\u2029/g, '\\u2029')
 }
 
-/** The enclave page's CSP (security bar 43): only the app's exact origins may frame it. */
-export function enclaveCsp(frameOrigins: readonly string[]): string {
+/**
+ * The enclave page's CSP (security bar 43): only the app's exact origins may
+ * frame it, and it may connect only to its own origin plus `connectOrigins`
+ * (the wallet page: the Google APIs and CloudKit origins of cloud recovery).
+ *
+ * @example
+ * enclaveCsp(['https://app.example.com'], ['https://www.googleapis.com'])
+ * // "default-src 'none'; script-src 'self'; connect-src 'self' https://www.googleapis.com; frame-ancestors https://app.example.com; …"
+ */
+export function enclaveCsp(
+  frameOrigins: readonly string[],
+  connectOrigins: readonly string[] = [],
+): string {
   const ancestors = frameOrigins.length > 0 ? frameOrigins.join(' ') : "'none'"
+  const connect = ["'self'", ...safeFrameOrigins(connectOrigins)].join(' ')
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "connect-src 'self'",
+    `connect-src ${connect}`,
     `frame-ancestors ${ancestors}`,
     "base-uri 'none'",
     "form-action 'none'",
@@ -123,9 +135,25 @@ export function registerEnclavePage(
     services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
   )
 
-  servePage(hono, services, routes.enclavePage(':appId'), loadBundle, enclavePageHtml, () =>
-    services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
+  servePage(
+    hono,
+    services,
+    routes.enclavePage(':appId'),
+    loadBundle,
+    enclavePageHtml,
+    () => services.logger.warn(`the enclave bundle is missing at ${bundlePath}`),
+    { connectOrigins: cloudRecoveryOrigins(services) },
   )
+}
+
+/**
+ * The origins the wallet page calls for cloud recovery: the Google APIs base
+ * (Drive) and the CloudKit Web Services base. The provider access token is
+ * used only inside the enclave, so only the enclave may reach them.
+ */
+export function cloudRecoveryOrigins(services: Pick<Services, 'config'>): string[] {
+  const { google, icloud } = services.config.cloudRecovery
+  return [new URL(google.apiBaseUrl).origin, new URL(icloud.apiBaseUrl).origin]
 }
 
 /** Reads a built bundle once and caches it; a missing bundle is retried on the next call. */
@@ -170,6 +198,11 @@ export function serveBundle(
   })
 }
 
+export interface ServePageOptions {
+  /** Origins the page may connect to besides its own (CSP connect-src); default none. */
+  connectOrigins?: readonly string[]
+}
+
 /**
  * Serves an enclave page for `/…/:appId/…`: 404 for an unknown app, 503 while
  * its bundle is not built, else the HTML with the enclave CSP (frame-ancestors
@@ -182,6 +215,7 @@ export function servePage(
   load: () => Bundle | null,
   html: (config: { appId: string; origins: string[] }, integrity?: string) => string,
   onMissing: () => void,
+  options: ServePageOptions = {},
 ): void {
   hono.get(path, async (c) => {
     const appId = c.req.param('appId')
@@ -196,7 +230,7 @@ export function servePage(
       return unavailable(c)
     }
     const origins = safeFrameOrigins(app.allowedOrigins)
-    c.header('Content-Security-Policy', enclaveCsp(origins))
+    c.header('Content-Security-Policy', enclaveCsp(origins, options.connectOrigins))
     c.header('X-Content-Type-Options', 'nosniff')
     c.header('Referrer-Policy', 'no-referrer')
     c.header('Cache-Control', 'no-store')

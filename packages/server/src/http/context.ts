@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import type { EmailSender } from '../adapters/email/types.ts'
 import type { AppCache } from '../apps/cache.ts'
 import type { AppRecord } from '../apps/service.ts'
-import type { Logger, RateLimitOptions, SessionOptions } from '../config.ts'
+import type { CloudRecoveryEndpoints, Logger, RateLimitOptions, SessionOptions } from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
@@ -20,6 +20,8 @@ export interface ResolvedConfig {
   /** The dev mailbox is the email sender, and its routes are served. */
   devMailbox: boolean
   https: boolean
+  /** Google / CloudKit endpoints of cloud recovery, defaults filled in. */
+  cloudRecovery: CloudRecoveryEndpoints
 }
 
 /** Everything a handler may use; built once per server. */

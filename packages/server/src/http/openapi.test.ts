@@ -30,6 +30,9 @@ it('is an OpenAPI 3.1 document listing every route, generated from the same defi
     [routes.embeddedWalletsAuthShare, 'post'],
     [routes.embeddedWalletsRecovery, 'post'],
     [routes.embeddedWalletsSetRecovery, 'post'],
+    [routes.recoveryOAuthInit, 'post'],
+    [routes.recoveryOAuthInitIcloud, 'post'],
+    [routes.recoveryOAuthAuthenticate, 'post'],
     [routes.analyticsEvents, 'post'],
     [routes.devMailbox, 'get'],
     [routes.openapi, 'get'],
@@ -50,4 +53,12 @@ it('is an OpenAPI 3.1 document listing every route, generated from the same defi
     expect.objectContaining({ name: 'latchkey-app-id', in: 'header' }),
   )
   expect(doc.paths[routes.usersMe].get.security).toEqual([{ bearer: [] }])
+  for (const path of [
+    routes.recoveryOAuthInit,
+    routes.recoveryOAuthInitIcloud,
+    routes.recoveryOAuthAuthenticate,
+  ]) {
+    expect(doc.paths[path].post.tags).toEqual(['recovery'])
+    expect(doc.paths[path].post.security).toEqual([{ bearer: [] }])
+  }
 })

@@ -39,9 +39,12 @@ export function recovery(method: RecoveryMaterial['method'] = 'latchkey'): Recov
     case 'user-passcode':
       return { method, ciphertext, kdf: passwordKdf() }
     default:
-      return { method, ciphertext }
+      return { method, ciphertext, key_id: keyId() }
   }
 }
+
+/** A cloud recovery key id: 16 random bytes, base64url (22 characters). */
+export const keyId = (): string => b64url(16)
 
 /** An HD secret with its index-0 Ethereum wallet (and optionally index-0 Solana). */
 export function hdBody(

@@ -105,7 +105,11 @@ function checkHdWallet(entropyId: string, wallet: WalletInput): void {
     throw invalid('entropy_id is the index-0 Ethereum address')
 }
 
-/** The app's recovery policy (embedded_wallet_config). */
+/**
+ * The app's recovery policy (embedded_wallet_config). A cloud method (Google
+ * Drive, iCloud) also needs the app's credentials for that provider: offered
+ * but not configured is 400 CLOUD_RECOVERY_NOT_CONFIGURED.
+ */
 function assertRecoveryAllowed(app: AppRecord, method: RecoveryMaterial['method']): void {
   const config = toAppConfig(app).embedded_wallet_config
   if (method === 'latchkey') {
@@ -113,13 +117,16 @@ function assertRecoveryAllowed(app: AppRecord, method: RecoveryMaterial['method'
       throw invalid('This app requires a user-owned recovery method')
     return
   }
-  if (!config.user_owned_recovery_options.includes(method))
-    throw invalid(`This app does not offer ${method} recovery`)
+  if (config.user_owned_recovery_options.includes(method)) return
+  const offered = app.settings.embedded_wallet_config?.user_owned_recovery_options ?? []
+  if (method !== 'user-passcode' && offered.includes(method))
+    throw new ApiError('CLOUD_RECOVERY_NOT_CONFIGURED', `This app has no ${method} recovery`)
+  throw invalid(`This app does not offer ${method} recovery`)
 }
 
 type RecoveryColumns = Pick<
   Insertable<WalletSecretsTable>,
-  'recovery_method' | 'recovery_ciphertext' | 'recovery_key' | 'recovery_kdf'
+  'recovery_method' | 'recovery_ciphertext' | 'recovery_key' | 'recovery_kdf' | 'recovery_key_id'
 >
 
 /** The recovery columns for new material; every column is set, so a replacement leaves nothing of the old one. */
@@ -136,6 +143,9 @@ function recoveryColumns(
         ? seal(services, ref, 'recovery_key', recovery.recovery_key)
         : null,
     recovery_kdf: recovery.method === 'user-passcode' ? JSON.stringify(recovery.kdf) : null,
+    // Names the file / record in the user's drive; not secret (the key is there, not here).
+    recovery_key_id:
+      recovery.method === 'google-drive' || recovery.method === 'icloud' ? recovery.key_id : null,
   }
 }
 
@@ -428,9 +438,11 @@ export async function getRecoveryMaterial(
       break
     }
     case 'google-drive':
-    case 'icloud':
-      recovery = { method: secret.recovery_method, ciphertext }
+    case 'icloud': {
+      if (!secret.recovery_key_id) throw corrupt(services, ref, 'recovery_key_id')
+      recovery = { method: secret.recovery_method, ciphertext, key_id: secret.recovery_key_id }
       break
+    }
     default:
       throw corrupt(services, ref, 'recovery_method')
   }

@@ -21,6 +21,18 @@ beforeAll(async () => {
       },
     },
   })
+  // Cloud methods are usable only with the app's provider credentials.
+  await t.server.setAppProviderCredentials(t.app.id, {
+    provider: 'google-drive',
+    client_id: 'cid',
+    client_secret: 'secret',
+  })
+  await t.server.setAppProviderCredentials(t.app.id, {
+    provider: 'icloud',
+    container_id: 'iCloud.com.example.app',
+    environment: 'development',
+    api_token: 'token',
+  })
 })
 afterAll(() => t.close())
 
@@ -219,6 +231,7 @@ describe('create', () => {
     // Only user-passcode is offered by default.
     expect(await call(hdBody({ recovery: recovery('google-drive') }))).toMatchObject({
       status: 400,
+      body: { code: 'INVALID_PAYLOAD' },
     })
     const ok = hdBody({ recovery: recovery('user-passcode') })
     expect((await call(ok)).status).toBe(200)
@@ -229,6 +242,47 @@ describe('create', () => {
         body: { entropy_id: ok.entropy_id, recovery: recovery('latchkey') },
       }),
     ).toMatchObject({ status: 400, body: { code: 'INVALID_PAYLOAD' } })
+  })
+
+  it('a cloud method the app offers but has no credentials for: 400 CLOUD_RECOVERY_NOT_CONFIGURED', async () => {
+    const unconfigured = await t.createApp({
+      embedded_wallet_config: { user_owned_recovery_options: ['google-drive', 'icloud'] },
+    })
+    const token =
+      (await t.login('unconfigured@example.com', { appId: unconfigured.id })).token ?? ''
+    const before = await secretCount()
+    for (const method of ['google-drive', 'icloud'] as const)
+      expect(
+        await t.request(routes.embeddedWalletsCreate, {
+          token,
+          appId: unconfigured.id,
+          body: hdBody({ recovery: recovery(method) }),
+        }),
+      ).toMatchObject({ status: 400, body: { code: 'CLOUD_RECOVERY_NOT_CONFIGURED' } })
+    expect(await secretCount()).toBe(before)
+    await t.server.setAppProviderCredentials(unconfigured.id, {
+      provider: 'google-drive',
+      client_id: 'cid',
+      client_secret: 'secret',
+    })
+    const ok = hdBody({ recovery: recovery('google-drive') })
+    expect(
+      (
+        await t.request(routes.embeddedWalletsCreate, {
+          token,
+          appId: unconfigured.id,
+          body: ok,
+        })
+      ).status,
+    ).toBe(200)
+    // set-recovery follows the same rule.
+    expect(
+      await t.request(routes.embeddedWalletsSetRecovery, {
+        token,
+        appId: unconfigured.id,
+        body: { entropy_id: ok.entropy_id, recovery: recovery('icloud') },
+      }),
+    ).toMatchObject({ status: 400, body: { code: 'CLOUD_RECOVERY_NOT_CONFIGURED' } })
   })
 })
 
@@ -320,7 +374,7 @@ describe('add', () => {
 })
 
 describe('recovery material', () => {
-  it('answers per method: key for automatic, kdf for passcode, ciphertext only for cloud', async () => {
+  it('answers per method: key for automatic, kdf for passcode, ciphertext and key id for cloud', async () => {
     const token = await newUser()
     const bodies = [
       hdBody(),
@@ -334,6 +388,47 @@ describe('recovery material', () => {
       expect(res).toMatchObject({ status: 200 })
       expect(res.body).toEqual({ entropy_id: body.entropy_id, recovery: body.recovery })
     }
+  })
+
+  it('cloud material round-trips its key_id; leaving a cloud method clears it', async () => {
+    const token = await newUser()
+    const body = importBody('solana', { recovery: recovery('google-drive') })
+    expect((await create(token, body)).status).toBe(200)
+    const stored = () =>
+      t.db
+        .selectFrom('wallet_secrets')
+        .select(['recovery_method', 'recovery_key_id'])
+        .where('entropy_id', '=', body.entropy_id)
+        .executeTakeFirstOrThrow()
+    const keyId = body.recovery.method === 'google-drive' ? body.recovery.key_id : ''
+    expect(await stored()).toEqual({ recovery_method: 'google-drive', recovery_key_id: keyId })
+    const next = recovery('icloud')
+    await post(routes.embeddedWalletsSetRecovery, token, {
+      entropy_id: body.entropy_id,
+      recovery: next,
+    })
+    expect(
+      (await post(routes.embeddedWalletsRecovery, token, { entropy_id: body.entropy_id })).body,
+    ).toEqual({ entropy_id: body.entropy_id, recovery: next })
+    await post(routes.embeddedWalletsSetRecovery, token, {
+      entropy_id: body.entropy_id,
+      recovery: recovery('user-passcode'),
+    })
+    expect(await stored()).toEqual({ recovery_method: 'user-passcode', recovery_key_id: null })
+  })
+
+  it('a cloud row without its key_id is inconsistent: 500, nothing half-answered', async () => {
+    const token = await newUser()
+    const body = importBody('ethereum', { recovery: recovery('icloud') })
+    await create(token, body)
+    await t.db
+      .updateTable('wallet_secrets')
+      .set({ recovery_key_id: null })
+      .where('entropy_id', '=', body.entropy_id)
+      .execute()
+    expect(
+      await post(routes.embeddedWalletsRecovery, token, { entropy_id: body.entropy_id }),
+    ).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR' } })
   })
 
   it('a checksummed entropy id finds a secret stored lowercase', async () => {
@@ -527,6 +622,16 @@ describe('malformed payloads', () => {
         'set recovery: no material',
         routes.embeddedWalletsSetRecovery,
         { entropy_id: hd.entropy_id },
+      ],
+      [
+        'create: cloud material without key_id',
+        routes.embeddedWalletsCreate,
+        { ...hd, recovery: { method: 'google-drive', ciphertext: b64url() } },
+      ],
+      [
+        'create: cloud key_id not 22 base64url characters',
+        routes.embeddedWalletsCreate,
+        { ...hd, recovery: { method: 'icloud', ciphertext: b64url(), key_id: '../../etc/passwd' } },
       ],
       [
         'set recovery: ciphertext not base64url',

@@ -92,3 +92,14 @@ export const DownloadIcon = () => (
     <path d="M12 3v12M7 10l5 5 5-5M5 21h14" />
   </Icon>
 )
+export const CloudIcon = () => (
+  <Icon>
+    <path d="M7 18a5 5 0 0 1-.6-9.96A6 6 0 0 1 18 9a4.5 4.5 0 0 1-.5 9z" />
+  </Icon>
+)
+export const KeyIcon = () => (
+  <Icon>
+    <circle cx="8" cy="15" r="4" />
+    <path d="m10.8 12.2 9.2-9.2M17 6l3 3M14 9l2 2" />
+  </Icon>
+)

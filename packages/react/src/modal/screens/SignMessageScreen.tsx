@@ -1,12 +1,14 @@
 import { LatchkeyError } from '@latchkey/core'
 import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import type { CloudRecoveryProvider } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import { typedDataJson } from '../../hooks/useSignTypedData.ts'
 import type { SignMessagePayload, SignMessageRequest } from '../../store.ts'
 import { CheckIcon, PenIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
 import { RecoverWalletScreen } from './RecoverWalletScreen.tsx'
 
 export interface SignMessageScreenProps {
@@ -72,6 +74,8 @@ export function SignMessageScreen({
   onRecovering,
 }: SignMessageScreenProps) {
   const [status, setStatus] = useState<'idle' | 'signing' | 'success' | 'recovering'>('idle')
+  // A cloud-backed wallet on a new device recovers through its provider's consent.
+  const [cloud, setCloud] = useState<CloudRecoveryProvider | null>(null)
   const [error, setError] = useState<ErrorCode | null>(null)
   const done = useRef(onDone)
   done.current = onDone
@@ -87,6 +91,8 @@ export function SignMessageScreen({
     } catch (e) {
       // A password-protected wallet on a new device: ask for the password, then sign.
       if (e instanceof LatchkeyError && e.code === 'RECOVERY_REQUIRED' && request.recover) {
+        const method = (e.details as { recovery_method?: string } | undefined)?.recovery_method
+        if (method === 'google-drive' || method === 'icloud') setCloud(method)
         setStatus('recovering')
         onRecovering?.(true)
         return
@@ -102,6 +108,21 @@ export function SignMessageScreen({
     return () => clearTimeout(timer)
   }, [status])
 
+  if (status === 'recovering' && cloud && request.startCloudRecovery) {
+    const start = request.startCloudRecovery
+    return (
+      <CloudRecoveryScreen
+        request={{
+          screen: 'cloud-recovery',
+          provider: cloud,
+          action: 'recover',
+          startConsent: () => start(cloud),
+        }}
+        onDone={() => {}}
+        onClose={onCancel}
+      />
+    )
+  }
   if (status === 'recovering' && request.recover)
     return (
       <RecoverWalletScreen

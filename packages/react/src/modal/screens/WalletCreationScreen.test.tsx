@@ -157,7 +157,7 @@ describe('WalletCreationScreen', () => {
         chains={['ethereum', 'solana']}
         isNewUser
         appName="Demo"
-        requirePassword
+        userOwnedRecovery={['user-passcode']}
         onDone={onDone}
         onFailed={vi.fn()}
       />,
@@ -184,5 +184,102 @@ describe('WalletCreationScreen', () => {
       },
     })
     await vi.waitFor(() => expect(onDone).toHaveBeenCalled(), { timeout: 4_000 })
+  })
+
+  it("offers 'Secure your account' when cloud backup is on offer, and leaves for the consent on Google Drive", async () => {
+    const enclaveCalls: string[] = []
+    const { client, calls } = setup(async (event) => {
+      enclaveCalls.push(event)
+      return {}
+    })
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => {})
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['ethereum', 'solana']}
+        isNewUser
+        appName="Demo"
+        userOwnedRecovery={['google-drive', 'user-passcode']}
+        onDone={vi.fn()}
+        onFailed={vi.fn()}
+      />,
+    )
+    expect(await screen.findByRole('heading', { name: 'Secure your account' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Set a password' })).toBeTruthy()
+    expect(screen.getByText('Why is this necessary?')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Back up to Google Drive' }))
+    expect(await screen.findByRole('heading', { name: 'Back up with Google Drive' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with Google Drive' }))
+    await vi.waitFor(() => expect(assign).toHaveBeenCalled())
+    expect(calls.some((url) => url.endsWith('/api/v1/recovery/oauth/init'))).toBe(true)
+    // Nothing is created before the user is back from the provider.
+    expect(enclaveCalls).toEqual([])
+    const pending = JSON.parse(sessionStorage.getItem(`latchkey:${APP_ID}:cloud-recovery`) ?? '{}')
+    expect(pending).toMatchObject({
+      provider: 'google-drive',
+      action: 'create-wallet',
+      chains: ['ethereum', 'solana'],
+      isNewUser: true,
+    })
+    assign.mockRestore()
+    sessionStorage.clear()
+  })
+
+  it('asks for the password of an existing wallet on a new device instead of logging out', async () => {
+    const events: Array<{ event: string; data: unknown }> = []
+    const { client } = setup(async (event, data) => {
+      events.push({ event, data })
+      if (event === 'latchkey:wallets:connect')
+        return events.some((e) => e.event === 'latchkey:wallets:recover')
+          ? { entropy_id: ETH0, status: 'ready', recovery_method: 'user-passcode' }
+          : { entropy_id: ETH0, status: 'needs-recovery', recovery_method: 'user-passcode' }
+      return { user: userWire(true) }
+    })
+    const user = client.session.getState().user
+    if (!user) throw new Error('no user')
+    client.session.setUser({
+      ...user,
+      linkedAccounts: [
+        {
+          type: 'wallet',
+          address: ETH0,
+          chainType: 'ethereum',
+          walletIndex: 0,
+          walletClientType: 'latchkey',
+          connectorType: 'embedded',
+          imported: false,
+          delegated: false,
+          recoveryMethod: 'user-passcode',
+          entropyId: ETH0,
+          verifiedAt: new Date(1000),
+          firstVerifiedAt: new Date(1000),
+          latestVerifiedAt: new Date(1000),
+        },
+      ],
+    } as never)
+    const onFailed = vi.fn()
+    const onDone = vi.fn()
+    render(
+      <WalletCreationScreen
+        client={client}
+        chains={['solana']}
+        isNewUser={false}
+        appName="Demo"
+        onDone={onDone}
+        onFailed={onFailed}
+      />,
+    )
+    fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'hunter22' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Recover your account' }))
+    expect(await screen.findByRole('heading', { name: 'All set!' })).toBeTruthy()
+    expect(onFailed).not.toHaveBeenCalled()
+    expect(events.map((e) => e.event)).toEqual([
+      'latchkey:wallets:connect',
+      'latchkey:wallets:connect',
+      'latchkey:wallets:recover',
+      'latchkey:wallets:add',
+    ])
+    expect(events[2]?.data).toMatchObject({ entropy_id: ETH0, password: 'hunter22' })
+    expect(client.session.getState().status).toBe('authenticated')
   })
 })

@@ -2,24 +2,33 @@ import {
   createWalletsOnLogin,
   embeddedWallets,
   type LatchkeyClient,
+  LatchkeyError,
+  startCloudConsent,
   toLatchkeyError,
 } from '@latchkey/core'
 import { WALLET_CREATED_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
+import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
+import type { UserOwnedRecoveryMethod } from '../../config.ts'
 import { CheckIcon, ShieldIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
-import { SetPasswordScreen } from './SetPasswordScreen.tsx'
+import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
+import { RecoverWalletScreen } from './RecoverWalletScreen.tsx'
+import { SecureAccountScreen } from './SecureAccountScreen.tsx'
 
 export interface WalletCreationScreenProps {
   client: LatchkeyClient
   chains: Array<'ethereum' | 'solana'>
   isNewUser: boolean
   appName: string | null
-  /** The app requires user-owned recovery: a new secret is created with a password (spec 02). */
-  requirePassword?: boolean
+  /**
+   * The app requires user-owned recovery: a new secret is created only once
+   * the user picked one of these (spec 02). Null: automatic recovery.
+   */
+  userOwnedRecovery?: UserOwnedRecoveryMethod[] | null
   /** Wallets are ready; the modal may close. */
   onDone(): void
   /** Creation failed; the user has been logged out (spec 02). */
@@ -30,27 +39,36 @@ export interface WalletCreationScreenProps {
  * The post-login wallet step: creates the wallets in the enclave, then greets
  * the user ("Welcome to {app}" when new, "All set!" otherwise) and closes
  * after 2.5 s. A failure logs the user out and reports
- * `embedded_wallet_creation_failure_logout`.
+ * `embedded_wallet_creation_failure_logout`. When the app requires
+ * user-owned recovery, 'Secure your account' comes first (a password alone
+ * goes straight to the wizard); a Google Drive / iCloud choice leaves for the
+ * provider's consent and the creation finishes on return (react/cloud.ts).
  */
 export function WalletCreationScreen(props: WalletCreationScreenProps) {
-  const { client, chains, requirePassword, onDone } = props
-  const [needsPassword] = useState(
+  const { client, chains, isNewUser, userOwnedRecovery, onDone } = props
+  const [needsChoice] = useState(
     () =>
-      !!requirePassword &&
+      !!userOwnedRecovery &&
       !embeddedWallets(client.session.getState().user).some((w) => !w.imported),
   )
-  if (needsPassword)
-    // The password wizard, started by the app: no Cancel; it creates the
-    // wallets with the password and closes itself 1.4 s after success.
+  if (needsChoice && userOwnedRecovery)
+    // Started by the app: no Cancel; the password wizard creates the wallets
+    // with the password and closes itself 1.4 s after success.
     return (
-      <SetPasswordScreen
+      <SecureAccountScreen
         request={{
-          screen: 'set-password',
+          screen: 'secure-account',
+          mode: 'secure',
+          currentMethod: null,
+          options: userOwnedRecovery,
           automatic: true,
           setPassword: (password) =>
             createWalletsOnLogin(client, chains, { method: 'user-passcode', password }),
+          setAutomatic: () => Promise.reject(new LatchkeyError('UNSUPPORTED_METHOD')),
+          startConsent: (provider) =>
+            startCloudConsent(client, { provider, action: 'create-wallet', chains, isNewUser }),
         }}
-        onSet={() => {}}
+        onDone={() => {}}
         onClose={onDone}
       />
     )
@@ -66,6 +84,10 @@ function CreateWallets({
   onFailed,
 }: WalletCreationScreenProps) {
   const [status, setStatus] = useState<'creating' | 'done'>('creating')
+  // The user's secret exists but not on this device, and its recovery needs the user.
+  const [recovery, setRecovery] = useState<{ method: RecoveryMethod; entropyId: string } | null>(
+    null,
+  )
   const callbacks = useRef({ onDone, onFailed })
   callbacks.current = { onDone, onFailed }
   const started = useRef(false)
@@ -76,7 +98,10 @@ function CreateWallets({
     createWalletsOnLogin(client, chains)
       .then(() => setStatus('done'))
       .catch(async (error: unknown) => {
-        const code = toLatchkeyError(error).code
+        const failure = toLatchkeyError(error)
+        const needed = failure.code === 'RECOVERY_REQUIRED' ? recoveryNeeded(failure) : null
+        if (needed) return setRecovery(needed)
+        const code = failure.code
         client.trackEvent('embedded_wallet_creation_failure_logout', { code })
         await client.session.logout()
         callbacks.current.onFailed(code)
@@ -89,6 +114,38 @@ function CreateWallets({
     return () => clearTimeout(timer)
   }, [status])
 
+  if (status === 'creating' && recovery?.method === 'user-passcode')
+    return (
+      <RecoverWalletScreen
+        recover={(password) =>
+          createWalletsOnLogin(client, chains, undefined, { password }).then(() => {})
+        }
+        onRecovered={() => setStatus('done')}
+      />
+    )
+  if (
+    status === 'creating' &&
+    (recovery?.method === 'google-drive' || recovery?.method === 'icloud')
+  )
+    return (
+      <CloudRecoveryScreen
+        request={{
+          screen: 'cloud-recovery',
+          provider: recovery.method,
+          action: 'recover',
+          startConsent: () =>
+            startCloudConsent(client, {
+              provider: recovery.method as CloudRecoveryProvider,
+              action: 'create-wallet',
+              entropyId: recovery.entropyId,
+              chains,
+              isNewUser,
+            }),
+        }}
+        onDone={() => {}}
+        onClose={onDone}
+      />
+    )
   if (status === 'creating')
     return (
       <ScreenLayout
@@ -118,4 +175,13 @@ function CreateWallets({
       </p>
     </ScreenLayout>
   )
+}
+
+/** What a RECOVERY_REQUIRED error says the user must give (core puts the enclave's answer in details). */
+function recoveryNeeded(
+  error: LatchkeyError,
+): { method: RecoveryMethod; entropyId: string } | null {
+  const details = error.details as { recovery_method?: RecoveryMethod; entropy_id?: string }
+  if (!details?.recovery_method || !details.entropy_id) return null
+  return { method: details.recovery_method, entropyId: details.entropy_id }
 }

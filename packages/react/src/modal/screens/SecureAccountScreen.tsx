@@ -1,0 +1,240 @@
+import { toLatchkeyError } from '@latchkey/core'
+import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { type CloudRecoveryProvider, cloudRecoveryProviderNames } from '@latchkey/protocol/schemas'
+import { useEffect, useId, useRef, useState } from 'react'
+import type { RecoveryOption, SecureAccountRequest } from '../../store.ts'
+import { AlertIcon, CheckIcon, CloudIcon, LockIcon, ShieldIcon } from '../components/icons.tsx'
+import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { StatusIcon } from '../components/StatusIcon.tsx'
+import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
+import { SetPasswordScreen } from './SetPasswordScreen.tsx'
+
+export interface SecureAccountScreenProps {
+  request: SecureAccountRequest
+  /** The method changed; the modal's promise resolves when it closes. */
+  onDone(): void
+  onClose(): void
+}
+
+type View =
+  | { view: 'list' }
+  | { view: 'password' }
+  | { view: 'automatic' }
+  | { view: 'cloud'; provider: CloudRecoveryProvider }
+
+const isCloud = (option: RecoveryOption): option is CloudRecoveryProvider =>
+  option === 'google-drive' || option === 'icloud'
+
+/** The label of each choice; a password reads 'Reset password' when one is set. */
+function optionLabel(option: RecoveryOption, current: SecureAccountRequest['currentMethod']) {
+  if (isCloud(option)) return `Back up to ${cloudRecoveryProviderNames[option]}`
+  if (option === 'user-passcode')
+    return current === 'user-passcode' ? 'Reset password' : 'Set a password'
+  return 'Secure automatically'
+}
+
+/**
+ * Spec 02 "Secure your account" / "Update backup method": backup to Google
+ * Drive, iCloud, or set / reset a password (and, where the app allows it,
+ * automatic recovery), with an info panel on why. The current method is not
+ * offered again when it is a cloud one. Each choice opens its flow here.
+ */
+export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountScreenProps) {
+  const [view, setView] = useState<View>(() =>
+    // One choice only (e.g. a password the app requires): straight to it.
+    request.automatic && request.options.length === 1 && request.options[0] === 'user-passcode'
+      ? { view: 'password' }
+      : { view: 'list' },
+  )
+  const toList = () => setView({ view: 'list' })
+  // The current method is not offered again, except a password, which can be reset.
+  const options = request.options.filter(
+    (option) => option !== request.currentMethod || option === 'user-passcode',
+  )
+
+  switch (view.view) {
+    case 'password':
+      return (
+        <SetPasswordScreen
+          request={{
+            screen: 'set-password',
+            setPassword: request.setPassword,
+            automatic: request.automatic,
+          }}
+          onSet={onDone}
+          onClose={onClose}
+        />
+      )
+    case 'automatic':
+      return (
+        <AutomaticRecovery
+          setAutomatic={request.setAutomatic}
+          onDone={onDone}
+          onClose={onClose}
+          onBack={toList}
+        />
+      )
+    case 'cloud':
+      return (
+        <CloudRecoveryScreen
+          request={{
+            screen: 'cloud-recovery',
+            provider: view.provider,
+            action: 'backup',
+            startConsent: () => request.startConsent(view.provider),
+          }}
+          onDone={onDone}
+          onClose={onClose}
+          onBack={options.length > 1 ? toList : undefined}
+        />
+      )
+    case 'list':
+      return (
+        <MethodList
+          request={request}
+          options={options}
+          onPick={(option) =>
+            setView(
+              isCloud(option)
+                ? { view: 'cloud', provider: option }
+                : option === 'user-passcode'
+                  ? { view: 'password' }
+                  : { view: 'automatic' },
+            )
+          }
+        />
+      )
+  }
+}
+
+function MethodList({
+  request,
+  options,
+  onPick,
+}: {
+  request: SecureAccountRequest
+  options: RecoveryOption[]
+  onPick(option: RecoveryOption): void
+}) {
+  const infoId = useId()
+  return (
+    <ScreenLayout
+      title={request.mode === 'secure' ? 'Secure your account' : 'Update backup method'}
+      subtitle="Choose how to restore your wallet if you use a new device."
+      media={
+        <StatusIcon tone="neutral">
+          <ShieldIcon />
+        </StatusIcon>
+      }
+    >
+      <div className="lk-options">
+        {options.map((option) => (
+          <button
+            key={option}
+            type="button"
+            className="lk-option"
+            aria-describedby={infoId}
+            onClick={() => onPick(option)}
+          >
+            {isCloud(option) ? (
+              <CloudIcon />
+            ) : option === 'user-passcode' ? (
+              <LockIcon />
+            ) : (
+              <ShieldIcon />
+            )}
+            <span>{optionLabel(option, request.currentMethod)}</span>
+          </button>
+        ))}
+      </div>
+      <p className="lk-info" id={infoId}>
+        <strong>Why is this necessary?</strong>
+        Your wallet lives on this device. A backup lets you restore it on a new device or browser;
+        without one, losing this device can mean losing your wallet.
+      </p>
+    </ScreenLayout>
+  )
+}
+
+/** Spec 02 "Automatically secure your account": Confirm, then Success. */
+function AutomaticRecovery({
+  setAutomatic,
+  onDone,
+  onClose,
+  onBack,
+}: {
+  setAutomatic(): Promise<unknown>
+  onDone(): void
+  onClose(): void
+  onBack(): void
+}) {
+  const [status, setStatus] = useState<'confirm' | 'saving' | 'done' | 'failed'>('confirm')
+  const [error, setError] = useState<ErrorCode | null>(null)
+  const close = useRef(onClose)
+  close.current = onClose
+
+  useEffect(() => {
+    if (status !== 'done') return
+    const timer = setTimeout(() => close.current(), SUCCESS_CLOSE_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [status])
+
+  const confirm = async () => {
+    setStatus('saving')
+    try {
+      await setAutomatic()
+      setStatus('done')
+      onDone()
+    } catch (e) {
+      setError(toLatchkeyError(e).code)
+      setStatus('failed')
+    }
+  }
+
+  if (status === 'done')
+    return (
+      <ScreenLayout
+        title="Success"
+        subtitle="Your account is secured automatically."
+        media={
+          <StatusIcon tone="success">
+            <CheckIcon />
+          </StatusIcon>
+        }
+      >
+        <p className="lk-visually-hidden" role="status">
+          Success
+        </p>
+      </ScreenLayout>
+    )
+  return (
+    <ScreenLayout
+      title="Automatically secure your account"
+      subtitle="Your wallet will be restored automatically when you log in on a new device. You won't need a password or a cloud backup."
+      media={
+        <StatusIcon tone={status === 'failed' ? 'error' : 'neutral'}>
+          {status === 'failed' ? <AlertIcon /> : <ShieldIcon />}
+        </StatusIcon>
+      }
+      onBack={onBack}
+    >
+      {status === 'failed' && error && (
+        <p className="lk-alert" role="alert">
+          {errorMessages[error].title}
+        </p>
+      )}
+      <div className="lk-actions">
+        <button
+          type="button"
+          className="lk-btn lk-btn-primary"
+          disabled={status === 'saving'}
+          aria-busy={status === 'saving'}
+          onClick={() => void confirm()}
+        >
+          {status === 'saving' ? 'Securing...' : 'Confirm'}
+        </button>
+      </div>
+    </ScreenLayout>
+  )
+}

@@ -1,0 +1,49 @@
+import {
+  recoveryOAuthAuthenticateRequestSchema,
+  recoveryOAuthAuthenticateResponseSchema,
+  recoveryOAuthInitIcloudRequestSchema,
+  recoveryOAuthInitRequestSchema,
+  recoveryOAuthInitResponseSchema,
+  routes,
+} from '@latchkey/protocol'
+import { defineRoute } from '../http/route.ts'
+import { authenticateConsent, initGoogleDriveConsent, initIcloudConsent } from './service.ts'
+
+export const recoveryOAuthInitRoute = defineRoute({
+  method: 'post',
+  path: routes.recoveryOAuthInit,
+  summary: 'Start a Google Drive consent for cloud recovery (PKCE S256, single-use state)',
+  tags: ['recovery'],
+  auth: 'user',
+  body: recoveryOAuthInitRequestSchema,
+  response: recoveryOAuthInitResponseSchema,
+  handler: ({ services, app, auth, body }) => initGoogleDriveConsent(services, app, auth, body),
+})
+
+export const recoveryOAuthInitIcloudRoute = defineRoute({
+  method: 'post',
+  path: routes.recoveryOAuthInitIcloud,
+  summary: 'Start an iCloud (CloudKit) sign-in for cloud recovery',
+  tags: ['recovery'],
+  auth: 'user',
+  body: recoveryOAuthInitIcloudRequestSchema,
+  response: recoveryOAuthInitResponseSchema,
+  handler: ({ services, app, auth, body }) => initIcloudConsent(services, app, auth, body),
+})
+
+export const recoveryOAuthAuthenticateRoute = defineRoute({
+  method: 'post',
+  path: routes.recoveryOAuthAuthenticate,
+  summary: "Exchange a cloud consent's result for provider access (called by the enclave)",
+  tags: ['recovery'],
+  auth: 'user',
+  body: recoveryOAuthAuthenticateRequestSchema,
+  response: recoveryOAuthAuthenticateResponseSchema,
+  handler: ({ services, app, auth, body }) => authenticateConsent(services, app, auth, body),
+})
+
+export const recoveryRoutes = [
+  recoveryOAuthInitRoute,
+  recoveryOAuthInitIcloudRoute,
+  recoveryOAuthAuthenticateRoute,
+]
