@@ -7,6 +7,9 @@ export interface E2EContext {
   serverUrl: string
   demoUrl: string
   appId: string
+  /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
+  fakeGoogleUrl: string
+  fakeCloudKitUrl: string
 }
 
 declare module 'vitest' {
@@ -16,6 +19,15 @@ declare module 'vitest' {
 }
 
 const APP_ID = 'e2eappaaaaaaaaaaaaaaaaaaa'
+const GOOGLE_CLIENT = {
+  clientId: 'latchkey-e2e.apps.googleusercontent.com',
+  clientSecret: 'GOCSPX-e2e-client-secret-0123456789',
+}
+const ICLOUD_CONTAINER = {
+  containerId: 'iCloud.test.latchkey.e2e',
+  environment: 'development' as const,
+  apiToken: 'ck00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+}
 const root = join(import.meta.dirname, '..')
 
 /**
@@ -25,6 +37,9 @@ const root = join(import.meta.dirname, '..')
  */
 export default async function setup(project: TestProject) {
   const { startServer, ensureApp } = await import('@latchkey/server')
+  const { startFakeGoogle, startFakeCloudKit } = await import('@latchkey/server/test/fakes')
+  const google = await startFakeGoogle({ clients: [GOOGLE_CLIENT] })
+  const cloudKit = await startFakeCloudKit(ICLOUD_CONTAINER)
   const { createServer } = await import('vite')
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
 
@@ -57,6 +72,14 @@ export default async function setup(project: TestProject) {
     // One user logs in on two devices within a test: the 30 s resend cooldown
     // has its own server tests; here it would only make the suite wait.
     rateLimits: { codeResendCooldownMs: 1_000 },
+    cloudRecovery: {
+      google: {
+        authorizationUrl: google.authorizationUrl,
+        tokenUrl: google.tokenUrl,
+        apiBaseUrl: google.apiBaseUrl,
+      },
+      icloud: { apiBaseUrl: cloudKit.apiBaseUrl },
+    },
     logger: { info() {}, warn() {}, error: (m: string) => console.error(m) },
   })
 
@@ -73,13 +96,42 @@ export default async function setup(project: TestProject) {
   if (!address || typeof address === 'string') throw new Error('demo server did not start')
   const demoUrl = `http://127.0.0.1:${address.port}`
 
-  await ensureApp(server.server.db, { id: APP_ID, name: 'E2E Demo', origins: [demoUrl] })
+  await ensureApp(server.server.db, {
+    id: APP_ID,
+    name: 'E2E Demo',
+    origins: [demoUrl],
+    settings: {
+      embedded_wallet_config: {
+        user_owned_recovery_options: ['user-passcode', 'google-drive', 'icloud'],
+      },
+    },
+  })
+  // The demo page is where both providers send the user back (CloudKit: the API token's callback).
+  cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
+  await server.server.setAppProviderCredentials(APP_ID, {
+    provider: 'google-drive',
+    client_id: GOOGLE_CLIENT.clientId,
+    client_secret: GOOGLE_CLIENT.clientSecret,
+  })
+  await server.server.setAppProviderCredentials(APP_ID, {
+    provider: 'icloud',
+    container_id: ICLOUD_CONTAINER.containerId,
+    environment: ICLOUD_CONTAINER.environment,
+    api_token: ICLOUD_CONTAINER.apiToken,
+  })
 
-  project.provide('e2e', { serverUrl: server.url, demoUrl, appId: APP_ID })
+  project.provide('e2e', {
+    serverUrl: server.url,
+    demoUrl,
+    appId: APP_ID,
+    fakeGoogleUrl: google.url,
+    fakeCloudKitUrl: cloudKit.url,
+  })
 
   return async () => {
     await demo.close()
     await server.close()
+    await Promise.all([google.close(), cloudKit.close()])
     await dropSchema?.()
     await rm(dataDir, { recursive: true, force: true })
   }
