@@ -92,3 +92,9 @@ export const PASSWORD_STRENGTH_MIN_LENGTH = 8
 export const DOWNLOAD_URL_REVOKE_DELAY_MS = 5_000
 /** Spec 02 §9: 'Copied' feedback after copying the password. */
 export const COPY_FEEDBACK_MS = 1_500
+
+/** How the spec's messages name each cloud-recovery provider (spec 02 "Recovery by cloud drive"). */
+export const CLOUD_RECOVERY_PROVIDER_NAMES = {
+  'google-drive': 'Google Drive',
+  icloud: 'iCloud',
+} as const

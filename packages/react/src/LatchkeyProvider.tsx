@@ -2,7 +2,6 @@ import { createLatchkeyClient, type LatchkeyClient, LatchkeyError } from '@latch
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
-import { resumeCloudConsent } from './cloud.ts'
 import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
 import { LatchkeyContext } from './context.ts'
 import { ModalHost } from './modal/lazy.tsx'
@@ -22,6 +21,15 @@ export interface LatchkeyProviderProps {
 // effect (not in render) so StrictMode's mount → unmount → mount nets to one.
 // Layout effects run children first, so nesting is refused through context instead.
 let mountedProviders = 0
+
+/** A provider's answer in the address bar (Google: state + code/error; CloudKit: ckWebAuthToken). */
+const mayBeCloudConsentReturn = () => {
+  const params = new URLSearchParams(globalThis.location?.search ?? '')
+  return (
+    (params.has('state') && (params.has('code') || params.has('error'))) ||
+    params.has('ckWebAuthToken')
+  )
+}
 
 // sdk_initialize goes out once per configuration of a client (spec 01 §7),
 // however often StrictMode replays effects.
@@ -67,8 +75,10 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
-    // Back from a Google Drive / iCloud consent: finish the backup or recovery.
-    resumeCloudConsent(instance)
+    // Back from a Google Drive / iCloud consent: finish the backup or recovery
+    // (its code loads only then).
+    if (mayBeCloudConsentReturn())
+      void import('./cloud.ts').then(({ resumeCloudConsent }) => resumeCloudConsent(instance))
   }, [instance])
 
   useEffect(() => {

@@ -222,6 +222,24 @@ describe('starting a cloud consent', () => {
     expect(screen.getByRole('button', { name: 'Continue with Google Drive' })).toBeTruthy()
   })
 
+  it('the Sign message screen turns into Recover with iCloud for an iCloud-backed wallet', async () => {
+    const hooks = {} as Hooks
+    renderWithWallets(<Probe hooks={hooks} />, {
+      enclave: (event) => {
+        if (event === 'latchkey:wallets:connect')
+          return { entropy_id: ETH_ADDRESS, status: 'needs-recovery', recovery_method: 'icloud' }
+        return undefined
+      },
+    })
+    const signed = hooks.signMessage({ message: 'hi' })
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Sign and continue' }, { timeout: 5_000 }),
+    )
+    expect(await screen.findByRole('heading', { name: 'Recover with iCloud' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    await expect(signed).rejects.toMatchObject({ code: 'RECOVERY_EXITED' })
+  })
+
   it('signing while logged out opens login and fails with NOT_AUTHENTICATED', async () => {
     const hooks = {} as Hooks
     const { instance } = renderWithWallets(<Probe hooks={hooks} />, { authenticated: false })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CLOUD_RECOVERY_PROVIDER_NAMES } from '../constants.ts'
 
 /**
  * Cloud-drive recovery (spec 02 "Recovery by cloud drive", ARCHITECTURE
@@ -16,11 +17,9 @@ import { z } from 'zod'
 export const cloudRecoveryProviderSchema = z.enum(['google-drive', 'icloud'])
 export type CloudRecoveryProvider = z.infer<typeof cloudRecoveryProviderSchema>
 
-/** How the spec's messages name each provider. */
-export const cloudRecoveryProviderNames: Record<CloudRecoveryProvider, string> = {
-  'google-drive': 'Google Drive',
-  icloud: 'iCloud',
-}
+/** How the spec's messages name each provider (also in constants, for zod-free bundles). */
+export const cloudRecoveryProviderNames: Record<CloudRecoveryProvider, string> =
+  CLOUD_RECOVERY_PROVIDER_NAMES
 
 /** A state code: 128+ random bits, base64url. */
 export const stateCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{22,128}$/, 'Expected a state code')

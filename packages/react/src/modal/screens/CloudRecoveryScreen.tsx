@@ -1,7 +1,10 @@
 import { toLatchkeyError } from '@latchkey/core'
-import { SUCCESS_CLOSE_DELAY_MS, WALLET_CREATED_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import {
+  CLOUD_RECOVERY_PROVIDER_NAMES as cloudRecoveryProviderNames,
+  SUCCESS_CLOSE_DELAY_MS,
+  WALLET_CREATED_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { type ErrorCode, formatUserMessage } from '@latchkey/protocol/errors'
-import { cloudRecoveryProviderNames } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import type { CloudRecoveryRequest } from '../../store.ts'
 import { AlertIcon, CheckIcon, CloudIcon } from '../components/icons.tsx'

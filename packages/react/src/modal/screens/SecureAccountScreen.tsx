@@ -1,7 +1,10 @@
 import { toLatchkeyError } from '@latchkey/core'
-import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import {
+  CLOUD_RECOVERY_PROVIDER_NAMES as cloudRecoveryProviderNames,
+  SUCCESS_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
-import { type CloudRecoveryProvider, cloudRecoveryProviderNames } from '@latchkey/protocol/schemas'
+import type { CloudRecoveryProvider } from '@latchkey/protocol/schemas'
 import { useEffect, useId, useRef, useState } from 'react'
 import type { RecoveryOption, SecureAccountRequest } from '../../store.ts'
 import { AlertIcon, CheckIcon, CloudIcon, LockIcon, ShieldIcon } from '../components/icons.tsx'
@@ -19,6 +22,7 @@ export interface SecureAccountScreenProps {
 
 type View =
   | { view: 'list' }
+  | { view: 'splash' }
   | { view: 'password' }
   | { view: 'automatic' }
   | { view: 'cloud'; provider: CloudRecoveryProvider }
@@ -38,13 +42,15 @@ function optionLabel(option: RecoveryOption, current: SecureAccountRequest['curr
  * Spec 02 "Secure your account" / "Update backup method": backup to Google
  * Drive, iCloud, or set / reset a password (and, where the app allows it,
  * automatic recovery), with an info panel on why. The current method is not
- * offered again when it is a cloud one. Each choice opens its flow here.
+ * offered again when it is a cloud one. Each choice opens its flow here. When
+ * the app requires a password and offers nothing else, the 'Secure Your
+ * Account' splash with 'Add password' comes first.
  */
 export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountScreenProps) {
   const [view, setView] = useState<View>(() =>
-    // One choice only (e.g. a password the app requires): straight to it.
+    // A password is the only choice the app requires: the 'Secure Your Account' splash.
     request.automatic && request.options.length === 1 && request.options[0] === 'user-passcode'
-      ? { view: 'password' }
+      ? { view: 'splash' }
       : { view: 'list' },
   )
   const toList = () => setView({ view: 'list' })
@@ -54,6 +60,28 @@ export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountS
   )
 
   switch (view.view) {
+    case 'splash':
+      return (
+        <ScreenLayout
+          title="Secure Your Account"
+          subtitle="Add a password to protect your wallet. You'll need it to use your wallet on a new device."
+          media={
+            <StatusIcon tone="neutral">
+              <LockIcon />
+            </StatusIcon>
+          }
+        >
+          <div className="lk-actions">
+            <button
+              type="button"
+              className="lk-btn lk-btn-primary"
+              onClick={() => setView({ view: 'password' })}
+            >
+              Add password
+            </button>
+          </div>
+        </ScreenLayout>
+      )
     case 'password':
       return (
         <SetPasswordScreen

@@ -163,6 +163,8 @@ describe('WalletCreationScreen', () => {
       />,
     )
     const password = 'Latchkey-test-123!'
+    expect(await screen.findByRole('heading', { name: 'Secure Your Account' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Add password' }))
     fireEvent.change(await screen.findByLabelText('Password', { exact: true }), {
       target: { value: password },
     })
