@@ -18,6 +18,10 @@ export const ErrorCode = {
   RESEND_COOLDOWN: 'RESEND_COOLDOWN',
   PLUS_EMAIL_NOT_ALLOWED: 'PLUS_EMAIL_NOT_ALLOWED',
   EMAIL_DELIVERY_FAILED: 'EMAIL_DELIVERY_FAILED',
+  // SMS / WhatsApp
+  INVALID_PHONE_NUMBER: 'INVALID_PHONE_NUMBER',
+  SMS_REGION_NOT_ALLOWED: 'SMS_REGION_NOT_ALLOWED',
+  SMS_DELIVERY_FAILED: 'SMS_DELIVERY_FAILED',
   // Accounts
   USER_DOES_NOT_EXIST: 'USER_DOES_NOT_EXIST',
   ACCOUNT_ALREADY_LINKED: 'ACCOUNT_ALREADY_LINKED',
@@ -46,6 +50,13 @@ export const ErrorCode = {
   CLOUD_RECOVERY_FAILED: 'CLOUD_RECOVERY_FAILED',
   CLOUD_RECOVERY_NOT_CONFIGURED: 'CLOUD_RECOVERY_NOT_CONFIGURED',
   OAUTH_STATE_MISMATCH: 'OAUTH_STATE_MISMATCH',
+  // OAuth login
+  OAUTH_INVALID_CODE: 'OAUTH_INVALID_CODE',
+  OAUTH_PROVIDER_ERROR: 'OAUTH_PROVIDER_ERROR',
+  // Telegram, custom JWT
+  AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
+  TELEGRAM_NOT_ALLOWED: 'TELEGRAM_NOT_ALLOWED',
+  TELEGRAM_RATE_LIMITED: 'TELEGRAM_RATE_LIMITED',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -86,6 +97,14 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   RESEND_COOLDOWN: { title: 'Too many requests. Please wait before trying again.' },
   PLUS_EMAIL_NOT_ALLOWED: { title: "Please enter a valid email address without a '+'." },
   EMAIL_DELIVERY_FAILED: {
+    title: 'Something went wrong',
+    detail: 'Try again later',
+    retryable: true,
+  },
+  INVALID_PHONE_NUMBER: { title: 'Please enter a valid phone number.' },
+  // Spec 01 §8 "Region".
+  SMS_REGION_NOT_ALLOWED: { title: 'SMS authentication from this region is not available' },
+  SMS_DELIVERY_FAILED: {
     title: 'Something went wrong',
     detail: 'Try again later',
     retryable: true,
@@ -137,6 +156,17 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   CLOUD_RECOVERY_NOT_CONFIGURED: { title: 'Something went wrong', detail: 'Try again later' },
   // Spec 01 §8: the state returned by a provider is not the one this browser sent.
   OAUTH_STATE_MISMATCH: { title: 'Unexpected auth flow. This may be a phishing attempt.' },
+  // Spec 01 §8: user denied, or the provider refused the code (unknown-auth-error).
+  OAUTH_INVALID_CODE: { title: 'Invalid code during OAuth flow.', retryable: true },
+  // The provider could not be reached or answered unexpectedly (not in the spec's catalogue).
+  OAUTH_PROVIDER_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8: a login proof (Telegram signature, custom JWT) that does not verify.
+  AUTHENTICATION_FAILED: { title: 'Authentication failed', retryable: true },
+  TELEGRAM_NOT_ALLOWED: { title: 'Login with Telegram not allowed.' },
+  TELEGRAM_RATE_LIMITED: {
+    title: 'Request limit reached for Telegram. Please wait a moment and try again.',
+    retryable: true,
+  },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -196,6 +226,10 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   PLUS_EMAIL_NOT_ALLOWED: 400,
   // 424 on purpose: the client retries 5xx, and a retried send would email twice.
   EMAIL_DELIVERY_FAILED: 424,
+  INVALID_PHONE_NUMBER: 400,
+  SMS_REGION_NOT_ALLOWED: 403,
+  // 424 like email: a retried send would text twice.
+  SMS_DELIVERY_FAILED: 424,
   USER_DOES_NOT_EXIST: 404,
   // 400, not 409: the client retries 409 (spec 01 §7).
   ACCOUNT_ALREADY_LINKED: 400,
@@ -211,6 +245,12 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   CLOUD_RECOVERY_FAILED: 424,
   CLOUD_RECOVERY_NOT_CONFIGURED: 400,
   OAUTH_STATE_MISMATCH: 400,
+  OAUTH_INVALID_CODE: 400,
+  OAUTH_PROVIDER_ERROR: 424,
+  // 400, not 401: a 401 means "your session is gone" to the client.
+  AUTHENTICATION_FAILED: 400,
+  TELEGRAM_NOT_ALLOWED: 403,
+  TELEGRAM_RATE_LIMITED: 429,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

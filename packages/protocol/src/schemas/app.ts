@@ -51,7 +51,15 @@ export const appConfigSchema = z.object({
   }),
   funding_config: z.null(),
   mfa_methods: z.array(z.enum(['sms', 'totp', 'passkey'])),
-  telegram_auth_config: z.null(),
+  /** Null unless the app set up Telegram login (bot credentials and this config). */
+  telegram_auth_config: z
+    .object({
+      bot_id: z.string(),
+      bot_name: z.string(),
+      link_enabled: z.boolean(),
+      seamless_auth_enabled: z.boolean(),
+    })
+    .nullable(),
   whatsapp_enabled: z.boolean(),
 })
 export type AppConfig = z.infer<typeof appConfigSchema>

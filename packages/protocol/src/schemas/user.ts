@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { oauthAccountSchema } from './oauth-account.ts'
 import { chainTypeSchema, recoveryMethodSchema } from './wallet.ts'
 
 /** Unix seconds. */
@@ -7,6 +8,15 @@ const timestamp = z.number().int()
 export const emailAccountSchema = z.object({
   type: z.literal('email'),
   address: z.string(),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
+/** A phone number (SMS / WhatsApp login), E.164. */
+export const phoneAccountSchema = z.object({
+  type: z.literal('phone'),
+  number: z.string(),
   verified_at: timestamp,
   first_verified_at: timestamp,
   latest_verified_at: timestamp,
@@ -29,6 +39,36 @@ export const embeddedWalletAccountSchema = z.object({
   latest_verified_at: timestamp,
 })
 
+/** A Telegram account (Login Widget or Mini App); ids as decimal strings. */
+export const telegramAccountSchema = z.object({
+  type: z.literal('telegram'),
+  telegram_user_id: z.string(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  username: z.string().nullable(),
+  photo_url: z.string().nullable(),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
+/** An account of the app's own auth system (custom-JWT login); the JWT's subject. */
+export const customAccountSchema = z.object({
+  type: z.literal('custom'),
+  custom_user_id: z.string(),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
+/** A guest account; nothing about the credential travels. */
+export const guestAccountSchema = z.object({
+  type: z.literal('guest'),
+  verified_at: timestamp,
+  first_verified_at: timestamp,
+  latest_verified_at: timestamp,
+})
+
 /**
  * A linked account as it travels on the wire (snake_case). A discriminated
  * union on `type`; later login methods add their members here.
@@ -36,6 +76,11 @@ export const embeddedWalletAccountSchema = z.object({
 export const linkedAccountSchema = z.discriminatedUnion('type', [
   emailAccountSchema,
   embeddedWalletAccountSchema,
+  phoneAccountSchema,
+  telegramAccountSchema,
+  customAccountSchema,
+  guestAccountSchema,
+  oauthAccountSchema,
 ])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
 
