@@ -123,6 +123,15 @@ it('apps ensure is an idempotent upsert that keeps the id and secret', async () 
   ).toBe(1)
 })
 
+it('apps ensure --login-method switches exactly the listed methods on', async () => {
+  const id = 'demoappdemoappdemoapp0002'
+  const base = ['apps', 'ensure', '--id', id, '--name', 'Demo', '--origin', 'http://a.test']
+  expect((await run([...base, '--login-method', 'email', '--login-method', 'sms'])).code).toBe(0)
+  const app = await getAppById(t.db, id)
+  expect(app?.settings.login_methods).toMatchObject({ email: true, sms: true, google: false })
+  expect((await run([...base, '--login-method', 'carrier-pigeon'])).code).toBe(1)
+})
+
 it('apps list shows the apps', async () => {
   const res = await run(['apps', 'list'])
   expect(res.out).toContain(t.app.id)

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { DEFAULT_LOGIN_METHOD_SWITCHES } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import {
   deleteAppProviderCredentials,
@@ -9,7 +10,7 @@ import {
   type ProviderCredentials,
   setAppProviderCredentials,
 } from './apps/credentials.ts'
-import { createApp, ensureApp, listApps } from './apps/service.ts'
+import { type AppSettings, createApp, ensureApp, listApps } from './apps/service.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
@@ -27,13 +28,26 @@ const USAGE = `Usage: latchkey <command>
               [--logo-url URL] [--accent-color #RRGGBB]
   apps list                              list apps
   apps ensure --id ID --name N --origin URL…   create or update an app with a fixed id
+              [--login-method M…]        exactly these login methods on (email, sms, google, guest…)
   apps credentials set ID google-drive --client-id X --client-secret-env VAR
                                          Google OAuth client for Drive backups (secret read from $VAR)
   apps credentials set ID icloud --container-id iCloud.… --environment development|production
               (--api-token-env VAR | --api-token T)   CloudKit container and API token for iCloud backups
+  apps credentials set ID telegram --bot-name NAME --bot-token-env VAR
+                                         Telegram bot for Telegram login (token read from $VAR)
   apps credentials delete ID google-drive|icloud
   keys rotate                            new signing key (the old one stays in the JWKS until its tokens expire)
 `
+
+/** `--login-method` values → the app's login switches: exactly the listed methods on. */
+function loginMethodSettings(methods: string[]): AppSettings {
+  const known = Object.keys(DEFAULT_LOGIN_METHOD_SWITCHES)
+  const unknown = methods.filter((m) => !known.includes(m))
+  if (unknown.length > 0) throw new Error(`Unknown login method: ${unknown.join(', ')}`)
+  return {
+    login_methods: Object.fromEntries(known.map((m) => [m, methods.includes(m)])),
+  }
+}
 
 export interface CliIo {
   env?: NodeJS.ProcessEnv
@@ -71,6 +85,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       environment: { type: 'string' },
       'api-token': { type: 'string' },
       'api-token-env': { type: 'string' },
+      'bot-name': { type: 'string' },
+      'bot-token-env': { type: 'string' },
+      'login-method': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -137,6 +154,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         origins: values.origin,
         logoUrl: values['logo-url'],
         accentColor: values['accent-color'],
+        ...(values['login-method']
+          ? { settings: loginMethodSettings(values['login-method']) }
+          : {}),
       })
       out(result.created ? `Created app ${result.app.id}` : `Updated app ${result.app.id}`)
       if (result.secret) out(`App secret: ${result.secret}`)
@@ -227,6 +247,25 @@ function credentialsFromFlags(
     const clientSecret = fromEnv('client-secret-env')
     if (!clientId || !variable)
       return 'apps credentials set … google-drive needs --client-id and --client-secret-env VAR'
+    if (!clientSecret) return `The environment variable ${variable} is empty or not set`
+    return { provider, client_id: clientId, client_secret: clientSecret }
+  }
+  if (provider === 'telegram') {
+    const botName = flag('bot-name')
+    const variable = flag('bot-token-env')
+    const botToken = fromEnv('bot-token-env')
+    if (!botName || !variable)
+      return 'apps credentials set … telegram needs --bot-name and --bot-token-env VAR'
+    if (!botToken) return `The environment variable ${variable} is empty or not set`
+    return { provider, bot_name: botName, bot_token: botToken }
+  }
+  if (provider !== 'icloud') {
+    // OAuth login providers (docs/login-oauth.md): the app's client at the provider.
+    const clientId = flag('client-id')
+    const variable = flag('client-secret-env')
+    const clientSecret = fromEnv('client-secret-env')
+    if (!clientId || !variable)
+      return `apps credentials set … ${provider} needs --client-id and --client-secret-env VAR`
     if (!clientSecret) return `The environment variable ${variable} is empty or not set`
     return { provider, client_id: clientId, client_secret: clientSecret }
   }

@@ -1,6 +1,9 @@
 import { CODE_RESEND_COOLDOWN_MS } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import type { EmailSender } from './adapters/email/types.ts'
+import type { TwilioOptions } from './adapters/sms/twilio.ts'
+import type { SmsSender } from './adapters/sms/types.ts'
+import type { OAuthOptions } from './auth/oauth/providers.ts'
 import type { Database } from './db/types.ts'
 import type { RateLimiter } from './rate-limit/types.ts'
 
@@ -28,6 +31,8 @@ export interface RateLimitOptions {
   codeAttemptsPerIdentifier: RateLimitRule
   /** Cloud-recovery consents (init, init_icloud) one user may start (default 20 per 10 minutes). */
   cloudConsentsPerUser: RateLimitRule
+  /** Telegram authenticate/link calls from one IP (default 30 per minute). */
+  telegramAuthPerIp: RateLimitRule
 }
 
 export interface SessionOptions {
@@ -164,6 +169,17 @@ export interface LatchkeyServerOptions {
   port?: number
   /** Google / CloudKit endpoints of cloud recovery (default: the real services; tests use local fakes). */
   cloudRecovery?: CloudRecoveryOptions
+  /** OAuth login provider endpoint overrides (default: the real providers; tests use local servers). */
+  oauth?: OAuthOptions
+  /** Twilio delivery of SMS/WhatsApp codes; unset → the dev outbox (only with the dev mailbox). */
+  twilio?: TwilioOptions
+  /** Inject an SMS sender (tests); wins over `twilio`. */
+  smsSender?: SmsSender
+  /**
+   * Regions SMS/WhatsApp login accepts numbers from: ISO 3166 country codes
+   * ('US', 'GB') and/or country calling codes ('1', '+44'). Unset: all.
+   */
+  smsAllowedRegions?: string[]
 }
 
 /** Default caps; see docs/server.md. */
@@ -172,6 +188,7 @@ export const defaultRateLimits: RateLimitOptions = {
   codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
   codeAttemptsPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
   cloudConsentsPerUser: { limit: 20, windowMs: 10 * 60_000 },
+  telegramAuthPerIp: { limit: 30, windowMs: 60_000 },
   codeResendCooldownMs: CODE_RESEND_COOLDOWN_MS,
 }
 
@@ -244,5 +261,27 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     rateLimits,
     sessions,
     cloudRecovery: { google, icloud },
+    twilio: twilioFromEnv(env),
+    smsAllowedRegions: env.LATCHKEY_SMS_ALLOWED_REGIONS
+      ? env.LATCHKEY_SMS_ALLOWED_REGIONS.split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : undefined,
+  }
+}
+
+/** Twilio options from LATCHKEY_TWILIO_*; undefined when no account SID is set. */
+function twilioFromEnv(env: NodeJS.ProcessEnv): TwilioOptions | undefined {
+  const accountSid = env.LATCHKEY_TWILIO_ACCOUNT_SID
+  if (!accountSid) return undefined
+  if (!env.LATCHKEY_TWILIO_AUTH_TOKEN)
+    throw new Error('LATCHKEY_TWILIO_AUTH_TOKEN is required with LATCHKEY_TWILIO_ACCOUNT_SID')
+  return {
+    accountSid,
+    authToken: env.LATCHKEY_TWILIO_AUTH_TOKEN,
+    from: env.LATCHKEY_TWILIO_FROM || undefined,
+    messagingServiceSid: env.LATCHKEY_TWILIO_MESSAGING_SERVICE_SID || undefined,
+    whatsappFrom: env.LATCHKEY_TWILIO_WHATSAPP_FROM || undefined,
+    baseUrl: env.LATCHKEY_TWILIO_BASE_URL || undefined,
   }
 }

@@ -12,6 +12,7 @@ it('exports of @latchkey/server', () => {
       "RedisRateLimiter",
       "SERVER_VERSION",
       "SmtpEmailSender",
+      "TwilioSmsSender",
       "connectDatabase",
       "connectPostgres",
       "connectSqlite",

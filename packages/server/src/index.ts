@@ -10,6 +10,8 @@
 
 export { SmtpEmailSender } from './adapters/email/smtp.ts'
 export type { EmailMessage, EmailSender } from './adapters/email/types.ts'
+export { type TwilioOptions, TwilioSmsSender } from './adapters/sms/twilio.ts'
+export type { SmsChannel, SmsMessage, SmsSender } from './adapters/sms/types.ts'
 export type { CredentialProvider, ProviderCredentials } from './apps/credentials.ts'
 export {
   type AppRecord,

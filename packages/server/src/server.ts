@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { DevMailboxSender } from './adapters/email/dev-mailbox.ts'
 import { SmtpEmailSender } from './adapters/email/smtp.ts'
 import type { EmailSender } from './adapters/email/types.ts'
+import { createSmsSender, DevOutboxSender } from './adapters/sms/index.ts'
 import { analyticsEventRoute } from './analytics/routes.ts'
 import { AppCache } from './apps/cache.ts'
 import {
@@ -17,7 +18,14 @@ import {
   setAppProviderCredentials,
 } from './apps/credentials.ts'
 import { appConfigRoute } from './apps/routes.ts'
+import { customJwtRoutes } from './auth/custom-jwt/routes.ts'
 import { emailRoutes } from './auth/email/routes.ts'
+import { guestRoutes } from './auth/guest/routes.ts'
+import { oauthRoutes } from './auth/oauth/routes.ts'
+import { devOutboxRoute, registerDevOutboxPage } from './auth/sms/dev-routes.ts'
+import { resolveSmsAllowedRegions } from './auth/sms/phone.ts'
+import { smsRoutes } from './auth/sms/routes.ts'
+import { telegramRoutes } from './auth/telegram/routes.ts'
 import {
   consoleLogger,
   DEFAULT_PORT,
@@ -164,6 +172,15 @@ export async function createLatchkeyServer(
       devMailbox = true
     }
     if (email.close) closers.push(() => email.close?.() ?? Promise.resolve())
+    const sms = createSmsSender({
+      injected: options.smsSender,
+      twilio: options.twilio,
+      devMailbox,
+      production: options.production,
+      logger,
+      now,
+    })
+    if (sms.close) closers.push(() => sms.close?.() ?? Promise.resolve())
 
     let limiter: RateLimiter
     if (options.rateLimiter) limiter = options.rateLimiter
@@ -183,6 +200,8 @@ export async function createLatchkeyServer(
       devMailbox,
       https: publicUrl.startsWith('https://'),
       cloudRecovery: resolveCloudRecoveryEndpoints(options.cloudRecovery, options.production),
+      oauth: options.oauth,
+      smsAllowedRegions: resolveSmsAllowedRegions(options.smsAllowedRegions),
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()
@@ -193,6 +212,7 @@ export async function createLatchkeyServer(
       keys,
       limiter,
       email,
+      sms,
       apps: new AppCache(db, now),
       now,
       logger,
@@ -203,6 +223,11 @@ export async function createLatchkeyServer(
       appJwksRoute,
       wellKnownJwksRoute,
       ...emailRoutes,
+      ...smsRoutes,
+      ...telegramRoutes,
+      ...customJwtRoutes,
+      ...guestRoutes,
+      ...oauthRoutes,
       refreshRoute,
       logoutRoute,
       usersMeRoute,
@@ -210,6 +235,7 @@ export async function createLatchkeyServer(
       ...recoveryRoutes,
       analyticsEventRoute,
       ...(devMailbox ? [devMailboxRoute] : []),
+      ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]
     const openapiRoute = defineRoute({
       method: 'get',
@@ -235,6 +261,7 @@ export async function createLatchkeyServer(
         : undefined,
     })
     if (devMailbox) registerDevMailboxPage(app, services)
+    if (sms instanceof DevOutboxSender) registerDevOutboxPage(app, sms)
     app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))
     app.onError((error, c) => {
       if (error instanceof ApiError) return c.json(error.toBody(), error.status as 400)

@@ -1,3 +1,4 @@
+import { OAUTH_PROVIDERS, type OAuthProvider } from '@latchkey/protocol'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { KeyPurpose, SecretBox } from '../crypto/secrets.ts'
@@ -45,6 +46,20 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
       .string()
       .regex(/^[A-Za-z0-9._~-]{1,200}$/, 'api_token must be 1–200 URL-safe characters'),
   }),
+  z.object({
+    provider: z.literal('telegram'),
+    // BotFather's token: `<bot id>:<secret>`; the bot id is public, the rest signs logins.
+    bot_token: z
+      .string()
+      .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'bot_token must look like 123456:ABC-DEF…'),
+    bot_name: z.string().regex(/^[A-Za-z0-9_]{3,64}$/, 'bot_name must be the bot username'),
+  }),
+  // OAuth login (docs/login-oauth.md): the app's client at the provider (TikTok: client key).
+  z.object({
+    provider: z.enum(OAUTH_PROVIDERS as [OAuthProvider, ...OAuthProvider[]]),
+    client_id: token('client_id', 512),
+    client_secret: token('client_secret', 4096),
+  }),
 ])
 
 /**
@@ -57,7 +72,12 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
 export type ProviderCredentials = z.infer<typeof providerCredentialsSchema>
 /** Providers an app can hold credentials for. */
 export type CredentialProvider = ProviderCredentials['provider']
-export const credentialProviders: readonly CredentialProvider[] = ['google-drive', 'icloud']
+export const credentialProviders: readonly CredentialProvider[] = [
+  'google-drive',
+  'icloud',
+  'telegram',
+  ...OAUTH_PROVIDERS,
+]
 
 export const isCredentialProvider = (value: string): value is CredentialProvider =>
   (credentialProviders as readonly string[]).includes(value)
@@ -95,6 +115,27 @@ function toColumns(store: CredentialStore, appId: string, credentials: ProviderC
       return {
         client_id: credentials.client_id,
         client_secret: seal(credentials.client_secret),
+        settings: '{}',
+      }
+    case 'google':
+    case 'apple':
+    case 'discord':
+    case 'github':
+    case 'linkedin':
+    case 'spotify':
+    case 'instagram':
+    case 'twitter':
+    case 'tiktok':
+    case 'line':
+      return {
+        client_id: credentials.client_id,
+        client_secret: seal(credentials.client_secret),
+        settings: '{}',
+      }
+    case 'telegram':
+      return {
+        client_id: credentials.bot_name,
+        client_secret: seal(credentials.bot_token),
         settings: '{}',
       }
     case 'icloud':
@@ -191,7 +232,17 @@ export async function getAppProviderCredentials<P extends CredentialProvider>(
     throw unreadable()
   }
   let credentials: ProviderCredentials
-  if (provider === 'google-drive') {
+  if ((OAUTH_PROVIDERS as readonly string[]).includes(provider)) {
+    if (row.client_id === null) throw unreadable()
+    credentials = {
+      provider: provider as OAuthProvider,
+      client_id: row.client_id,
+      client_secret: secret,
+    }
+  } else if (provider === 'telegram') {
+    if (row.client_id === null) throw unreadable()
+    credentials = { provider, bot_token: secret, bot_name: row.client_id }
+  } else if (provider === 'google-drive') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, client_id: row.client_id, client_secret: secret }
   } else {

@@ -3,8 +3,11 @@ import {
   DEFAULT_ACCENT_COLOR,
   DEFAULT_LOGIN_METHOD_SWITCHES,
   isValidAppId,
+  OAUTH_PROVIDERS,
 } from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
+import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
+import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
 import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
@@ -13,6 +16,11 @@ import { type CredentialProvider, configuredProvidersOf } from './credentials.ts
 
 /** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
 export interface AppSettings {
+  /**
+   * OAuth login (docs/login-oauth.md). `return_provider_tokens`: authenticate
+   * answers carry the provider's access / refresh tokens (`oauth_tokens`).
+   */
+  oauth?: { return_provider_tokens?: boolean }
   logo_url?: string | null
   accent_color?: string | null
   login_methods?: Partial<LoginMethodSwitches>
@@ -28,6 +36,26 @@ export interface AppSettings {
   }
   mfa_methods?: AppConfig['mfa_methods']
   whatsapp_enabled?: boolean
+  /**
+   * Telegram login (docs/login-telegram.md): the bot's public id and username;
+   * its token is a provider credential (apps/credentials.ts, sealed).
+   * `link_enabled` allows linking Telegram to a signed-in user (default true),
+   * `seamless_auth_enabled` accepts Mini App initData (default false).
+   */
+  telegram_auth_config?: {
+    bot_id: string
+    bot_name: string
+    link_enabled?: boolean
+    seamless_auth_enabled?: boolean
+  }
+  /** Custom-JWT login (docs/login-custom-jwt.md); validated by auth/custom-jwt/schema.ts. */
+  custom_auth?: {
+    jwks_url?: string
+    public_key_pem?: string
+    issuer: string
+    audience: string
+    subject_claim?: string
+  }
 }
 
 export interface AppRecord {
@@ -82,6 +110,9 @@ function buildSettings(
   input: Pick<CreateAppInput, 'logoUrl' | 'accentColor' | 'settings'>,
 ): AppSettings {
   const settings: AppSettings = { ...(input.settings ?? {}) }
+  if (settings.custom_auth !== undefined) assertCustomAuthSettings(settings.custom_auth)
+  if (settings.telegram_auth_config !== undefined)
+    assertTelegramAuthSettings(settings.telegram_auth_config)
   if (input.logoUrl !== undefined) settings.logo_url = input.logoUrl
   if (input.accentColor !== undefined) {
     if (input.accentColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.accentColor))
@@ -242,6 +273,8 @@ export function toAppConfig(app: AppRecord): AppConfig {
     ...DEFAULT_LOGIN_METHOD_SWITCHES,
     ...(s.login_methods ?? {}),
   }
+  // An OAuth button shows only when the app has that provider's client (auth/oauth).
+  for (const p of OAUTH_PROVIDERS) if (!app.configuredProviders.includes(p)) login[p] = false
   const wallet = s.embedded_wallet_config ?? {}
   return {
     id: app.id,
@@ -275,7 +308,15 @@ export function toAppConfig(app: AppRecord): AppConfig {
     },
     funding_config: null,
     mfa_methods: s.mfa_methods ?? [],
-    telegram_auth_config: null,
+    telegram_auth_config:
+      login.telegram && s.telegram_auth_config && app.configuredProviders.includes('telegram')
+        ? {
+            bot_id: s.telegram_auth_config.bot_id,
+            bot_name: s.telegram_auth_config.bot_name,
+            link_enabled: s.telegram_auth_config.link_enabled ?? true,
+            seamless_auth_enabled: s.telegram_auth_config.seamless_auth_enabled ?? false,
+          }
+        : null,
     whatsapp_enabled: s.whatsapp_enabled ?? false,
   }
 }

@@ -9,6 +9,7 @@ import {
 import * as m001 from './migrations/001_initial.ts'
 import * as m002 from './migrations/002_wallet_secrets.ts'
 import * as m003 from './migrations/003_cloud_recovery.ts'
+import * as m005 from './migrations/005_oauth_login.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_wallet_secrets': m002,
   '003_cloud_recovery': m003,
+  '005_oauth_login': m005,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -154,6 +154,24 @@ export interface RecoveryOAuthStatesTable {
   used_at: number | null
 }
 
+/** One OAuth login or link redirect in flight (auth/oauth/state.ts): single use, 10 minutes. */
+export interface OAuthLoginStatesTable {
+  /** HMAC of the state code (purpose oauth-login-states); the code itself is never stored. */
+  state_hash: string
+  app_id: string
+  /** The signed-in user of a `link` state; null for a login. */
+  user_id: string | null
+  provider: string
+  intent: 'login' | 'link'
+  /** The provider's redirect_uri, checked against the app's origins. */
+  redirect_to: string
+  /** S256 PKCE challenge; the verifier must match it at authenticate / link. */
+  code_challenge: string
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
 export interface Database {
   apps: AppsTable
   users: UsersTable
@@ -167,4 +185,5 @@ export interface Database {
   wallet_secrets: WalletSecretsTable
   app_provider_credentials: AppProviderCredentialsTable
   recovery_oauth_states: RecoveryOAuthStatesTable
+  oauth_login_states: OAuthLoginStatesTable
 }

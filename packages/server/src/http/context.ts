@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Kysely } from 'kysely'
 import type { EmailSender } from '../adapters/email/types.ts'
+import type { SmsSender } from '../adapters/sms/types.ts'
 import type { AppCache } from '../apps/cache.ts'
 import type { AppRecord } from '../apps/service.ts'
+import type { OAuthOptions } from '../auth/oauth/providers.ts'
 import type { CloudRecoveryEndpoints, Logger, RateLimitOptions, SessionOptions } from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
@@ -22,6 +24,10 @@ export interface ResolvedConfig {
   https: boolean
   /** Google / CloudKit endpoints of cloud recovery, defaults filled in. */
   cloudRecovery: CloudRecoveryEndpoints
+  /** OAuth login endpoint overrides (auth/oauth/providers.ts). */
+  oauth?: OAuthOptions
+  /** SMS/WhatsApp login: allowed ISO countries ('US') and calling codes ('1'); null = all. */
+  smsAllowedRegions: string[] | null
 }
 
 /** Everything a handler may use; built once per server. */
@@ -32,6 +38,8 @@ export interface Services {
   keys: KeyStore
   limiter: RateLimiter
   email: EmailSender
+  /** SMS/WhatsApp delivery (Twilio, the dev outbox, or a refusing sender). */
+  sms: SmsSender
   apps: AppCache
   now: () => number
   logger: Logger

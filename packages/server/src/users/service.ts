@@ -11,6 +11,9 @@ const seconds = (ms: number) => Math.floor(Number(ms) / 1000)
 /** Linked-account type of an embedded wallet (identifier = canonical address). */
 export const WALLET_ACCOUNT_TYPE = 'wallet'
 
+/** Linked-account type of a guest (identifier = SHA-256 of the guest credential). */
+export const GUEST_ACCOUNT_TYPE = 'guest'
+
 /** Recovery method by stored entropy id (wallet_secrets.entropy_id). */
 export type RecoveryMethods = ReadonlyMap<string, RecoveryMethod>
 
@@ -54,6 +57,67 @@ export function toLinkedAccountWire(
         first_verified_at: seconds(row.first_verified_at),
         latest_verified_at: seconds(row.latest_verified_at),
       }
+    case 'phone':
+      return {
+        type: 'phone',
+        number: typeof data.number === 'string' ? data.number : row.identifier,
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    case 'telegram': {
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+      return {
+        type: 'telegram',
+        telegram_user_id: row.identifier,
+        first_name: text('first_name'),
+        last_name: text('last_name'),
+        username: text('username'),
+        photo_url: text('photo_url'),
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
+    case 'custom':
+      return {
+        type: 'custom',
+        custom_user_id: row.identifier,
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    case 'guest':
+      return {
+        type: 'guest',
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    case 'google':
+    case 'apple':
+    case 'discord':
+    case 'github':
+    case 'linkedin':
+    case 'spotify':
+    case 'instagram':
+    case 'twitter':
+    case 'tiktok':
+    case 'line': {
+      // OAuth login (auth/oauth): identifier = the provider's subject.
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+      return {
+        type: row.type,
+        subject: row.identifier,
+        email: text('email'),
+        name: text('name'),
+        username: text('username'),
+        profile_picture_url: text('picture'),
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
     default:
       return null
   }
@@ -138,7 +202,13 @@ export interface AccountInput {
   data: Record<string, unknown>
 }
 
-/** Inserts a linked account; a unique violation (taken identifier) propagates. */
+/**
+ * Inserts a linked account; a unique violation (taken identifier) propagates.
+ * A login method linked to a guest upgrades it (security bar 37): same user
+ * id, `is_guest` cleared, and the guest account removed so the guest
+ * credential left on the device no longer opens the now real account.
+ * Embedded wallets are not login methods and upgrade nothing.
+ */
 export async function insertAccount(
   db: Db,
   appId: string,
@@ -160,6 +230,20 @@ export async function insertAccount(
       latest_verified_at: now,
     })
     .execute()
+  if (account.type !== GUEST_ACCOUNT_TYPE && account.type !== WALLET_ACCOUNT_TYPE) {
+    const upgraded = await db
+      .updateTable('users')
+      .set({ is_guest: 0 })
+      .where('id', '=', userId)
+      .where('is_guest', '=', 1)
+      .executeTakeFirst()
+    if (Number(upgraded.numUpdatedRows) > 0)
+      await db
+        .deleteFrom('linked_accounts')
+        .where('user_id', '=', userId)
+        .where('type', '=', GUEST_ACCOUNT_TYPE)
+        .execute()
+  }
 }
 
 /** Creates a user and its first account in one transaction. */

@@ -1,0 +1,79 @@
+import { authResponseSchema, routes, userSchema } from '@latchkey/protocol'
+import { clientIp } from '../../http/client-ip.ts'
+import { defineRoute } from '../../http/route.ts'
+import {
+  smsAuthenticateRequestSchema,
+  smsInitRequestSchema,
+  smsInitResponseSchema,
+  smsLinkRequestSchema,
+  smsUnlinkRequestSchema,
+  smsUpdateRequestSchema,
+} from './schema.ts'
+import { authenticateWithSms, linkPhone, sendSmsCode, unlinkPhone, updatePhone } from './service.ts'
+
+export const smsInitRoute = defineRoute({
+  method: 'post',
+  path: routes.smsInit,
+  summary: 'Send a login code by SMS, or WhatsApp when the app enables it',
+  tags: ['sms'],
+  auth: 'none',
+  body: smsInitRequestSchema,
+  response: smsInitResponseSchema,
+  handler: async ({ c, services, app, body }) => ({
+    success: true as const,
+    channel: await sendSmsCode(services, app, body.phoneNumber, clientIp(c, services)),
+  }),
+})
+
+export const smsAuthenticateRoute = defineRoute({
+  method: 'post',
+  path: routes.smsAuthenticate,
+  summary: 'Log in or sign up with a phone code',
+  tags: ['sms'],
+  auth: 'none',
+  body: smsAuthenticateRequestSchema,
+  response: authResponseSchema,
+  handler: ({ services, app, body }) => authenticateWithSms(services, app, body),
+})
+
+export const smsLinkRoute = defineRoute({
+  method: 'post',
+  path: routes.smsLink,
+  summary: 'Link a phone number to the signed-in user (code sent to that number)',
+  tags: ['sms'],
+  auth: 'user',
+  body: smsLinkRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => linkPhone(services, app, auth.userId, body),
+})
+
+export const smsUnlinkRoute = defineRoute({
+  method: 'post',
+  path: routes.smsUnlink,
+  summary: 'Unlink a phone number from the signed-in user',
+  tags: ['sms'],
+  auth: 'user',
+  body: smsUnlinkRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) =>
+    unlinkPhone(services, app, auth.userId, body.phoneNumber),
+})
+
+export const smsUpdateRoute = defineRoute({
+  method: 'post',
+  path: routes.smsUpdate,
+  summary: "Replace the signed-in user's phone number (code sent to the new number)",
+  tags: ['sms'],
+  auth: 'user',
+  body: smsUpdateRequestSchema,
+  response: userSchema,
+  handler: ({ services, app, auth, body }) => updatePhone(services, app, auth.userId, body),
+})
+
+export const smsRoutes = [
+  smsInitRoute,
+  smsAuthenticateRoute,
+  smsLinkRoute,
+  smsUnlinkRoute,
+  smsUpdateRoute,
+]
