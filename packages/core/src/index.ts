@@ -14,6 +14,15 @@ export {
 } from './enclave/bridge.ts'
 export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
 export {
+  type CustomAuthOptions,
+  type CustomAuthState,
+  type CustomAuthSync,
+  createCustomAuthSync,
+  type LoginWithCustomJwtReturnType,
+  linkCustomJwt,
+  loginWithCustomJwt,
+} from './flows/customAuth.ts'
+export {
   createEmailFlow,
   type EmailFlow,
   type EmailFlowIntent,
@@ -30,6 +39,62 @@ export {
   updateEmail,
   validateEmailInput,
 } from './flows/email.ts'
+export {
+  clearGuestCredential,
+  GUEST_CREDENTIAL_KEY,
+  getOrCreateGuestCredential,
+  type LoginAsGuestReturnType,
+  loginAsGuest,
+} from './flows/guest.ts'
+export {
+  type CompleteOAuthReturnType,
+  completeOAuth,
+  type InitOAuthParameters,
+  initOAuth,
+  OAUTH_LOGIN_MAX_AGE_MS,
+  type OAuthReturn,
+  oauthPendingKey,
+  type PendingOAuth,
+  takeOAuthReturn,
+  unlinkOAuth,
+} from './flows/oauth.ts'
+export {
+  createSmsFlow,
+  type LoginWithSmsCodeParameters,
+  type LoginWithSmsCodeReturnType,
+  linkPhone,
+  loginWithSmsCode,
+  type SendSmsCodeParameters,
+  type SmsFlow,
+  type SmsFlowIntent,
+  type SmsFlowOptions,
+  type SmsFlowState,
+  sendSmsCode,
+  toPhoneE164,
+  unlinkPhone,
+  updatePhone,
+} from './flows/sms.ts'
+export {
+  createTelegramFlow,
+  type LoginWithTelegramParameters,
+  type LoginWithTelegramReturnType,
+  linkTelegram,
+  loginWithTelegram,
+  readMiniAppInitData,
+  readTelegramReturn,
+  stripTelegramReturn,
+  TELEGRAM_OAUTH_URL,
+  TELEGRAM_RETURN_PARAMS,
+  type TelegramFlow,
+  type TelegramFlowIntent,
+  type TelegramFlowState,
+  type TelegramLoginUrlParameters,
+  type TelegramProof,
+  type TelegramReturn,
+  takeTelegramReturn,
+  telegramLoginUrl,
+  unlinkTelegram,
+} from './flows/telegram.ts'
 export {
   createHttpClient,
   type HttpClient,
@@ -52,9 +117,14 @@ export {
   type KeyValueStorage,
 } from './storage.ts'
 export {
+  type CustomJwtAccount,
   type EmailAccount,
   type EmbeddedWalletAccount,
+  type GuestAccount,
   type LinkedAccount,
+  type OAuthAccount,
+  type PhoneAccount,
+  type TelegramAccount,
   toUser,
   type User,
 } from './user.ts'
