@@ -53,7 +53,10 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   const key = configKey(config)
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the config's content, so an inline object literal does not count as a new configuration
   const hostConfig = useMemo(() => config ?? {}, [key])
-  if (hostConfig.loginMethods && effectiveLoginMethods(hostConfig, null).length === 0)
+  if (
+    (hostConfig.loginMethods || hostConfig.loginMethodsAndOrder) &&
+    effectiveLoginMethods(hostConfig, null).length === 0
+  )
     throw new LatchkeyError('NO_LOGIN_METHODS')
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one client per app id and server; later config changes flow through the instance's store

@@ -17,6 +17,10 @@ export interface LatchkeyAppearance {
   loginMessage?: string
   /** The 'Protected by Latchkey' footer. Default `true`. */
   showLatchkeyBranding?: boolean
+  /** Email, SMS and socials before wallets (default), or wallets first. */
+  loginGroupPriority?: 'web2-first' | 'web3-first'
+  /** Email and phone become buttons that open their input, instead of inputs on the landing screen. */
+  hideDirectWeb2Inputs?: boolean
 }
 
 /** `legal` of the host-supplied configuration (spec 01 §3). */
@@ -36,6 +40,14 @@ export interface LatchkeyConfig {
   legal?: LatchkeyLegal
   /** Login methods to offer, in order. Default: the methods enabled on the server. */
   loginMethods?: LoginMethod[]
+  /**
+   * Rows and overflow of the landing screen explicitly; wins over
+   * `loginMethods`. `primary` are the rows (duplicates dropped with a
+   * warning, more than 4 warned), `overflow` goes behind 'More options'.
+   */
+  loginMethodsAndOrder?: { primary: LoginMethod[]; overflow?: LoginMethod[] }
+  /** `defaultCountry`: the phone input's initial country (ISO 3166 alpha-2; default 'US'). */
+  intl?: { defaultCountry?: string }
   /** Refuse `name+tag@host` addresses (spec 01 §5). */
   disablePlusEmails?: boolean
   /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
@@ -55,7 +67,7 @@ export interface LatchkeyConfig {
 export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
 
 /** Login methods this version of the modal can draw. Later login methods add themselves here. */
-export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = ['email']
+export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = ['email', 'sms']
 
 /** Host configuration merged over the server's: what the modal renders from. */
 export interface ResolvedConfig {
@@ -72,6 +84,14 @@ export interface ResolvedConfig {
   disablePlusEmails: boolean
   /** The methods to draw, in order; empty is a configuration error (NO_LOGIN_METHODS). */
   loginMethods: LoginMethod[]
+  /** `loginMethodsAndOrder`, when the host gave one. */
+  loginMethodsAndOrder: { primary: LoginMethod[]; overflow: LoginMethod[] } | null
+  loginGroupPriority: 'web2-first' | 'web3-first'
+  hideDirectWeb2Inputs: boolean
+  /** The phone input's initial country. */
+  defaultCountry: string
+  /** The app sends codes by WhatsApp rather than SMS. */
+  whatsappEnabled: boolean
   /** Which chains get a wallet right after login (default off, spec 01 §9). */
   createOnLogin: CreateOnLoginConfig
   /** Wallet creation asks for a user-owned recovery method first (spec 02). */
@@ -95,7 +115,10 @@ function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
 
 /** The login methods the modal offers: the host's list, else the server's, limited to implemented ones. */
 export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
-  const wanted = host.loginMethods ?? serverLoginMethods(app)
+  const order = host.loginMethodsAndOrder
+  const wanted = order
+    ? [...order.primary, ...(order.overflow ?? [])]
+    : (host.loginMethods ?? serverLoginMethods(app))
   return [...new Set(wanted)].filter((method) => IMPLEMENTED_LOGIN_METHODS.includes(method))
 }
 
@@ -131,6 +154,16 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
       legal.requireUsersAcceptTerms ?? app?.require_users_accept_terms ?? false,
     disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
     loginMethods: effectiveLoginMethods(host, app),
+    loginMethodsAndOrder: host.loginMethodsAndOrder
+      ? {
+          primary: host.loginMethodsAndOrder.primary,
+          overflow: host.loginMethodsAndOrder.overflow ?? [],
+        }
+      : null,
+    loginGroupPriority: appearance.loginGroupPriority ?? 'web2-first',
+    hideDirectWeb2Inputs: appearance.hideDirectWeb2Inputs ?? false,
+    defaultCountry: host.intl?.defaultCountry ?? 'US',
+    whatsappEnabled: app?.whatsapp_enabled ?? false,
     requireUserOwnedRecoveryOnCreate:
       host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
       app?.embedded_wallet_config.require_user_owned_recovery_on_create ??

@@ -15,11 +15,18 @@
  */
 
 export {
+  type CustomAuthState,
+  type CustomJwtAccount,
   type EmailAccount,
   type EmbeddedWalletAccount,
+  type GuestAccount,
   LatchkeyError,
   type LinkedAccount,
+  type PhoneAccount,
   ProviderRpcError,
+  type TelegramAccount,
+  type TelegramFlowState,
+  type TelegramProof,
   type User,
 } from '@latchkey/core'
 export type { ErrorCode } from '@latchkey/protocol/errors'
@@ -31,16 +38,39 @@ export type {
 } from './config.ts'
 export type { SignOptions } from './hooks/signing.ts'
 export {
+  type UseCustomAuthParameters,
+  type UseCustomAuthReturnType,
+  useCustomAuth,
+} from './hooks/useCustomAuth.ts'
+export {
   type ExportWalletOptions,
   useExportWallet,
 } from './hooks/useExportWallet.ts'
+export { type UseGuestAccountReturnType, useGuestAccount } from './hooks/useGuestAccount.ts'
 export { type UseLatchkeyReturnType, useLatchkey } from './hooks/useLatchkey.ts'
+export { type UseLinkAccountReturnType, useLinkAccount } from './hooks/useLinkAccount.ts'
 export { type UseLoginParameters, type UseLoginReturnType, useLogin } from './hooks/useLogin.ts'
 export {
   type UseLoginWithEmailParameters,
   type UseLoginWithEmailReturnType,
   useLoginWithEmail,
 } from './hooks/useLoginWithEmail.ts'
+export {
+  type OAuthLoginState,
+  type UseLoginWithOAuthParameters,
+  type UseLoginWithOAuthReturnType,
+  useLoginWithOAuth,
+} from './hooks/useLoginWithOAuth.ts'
+export {
+  type UseLoginWithSmsParameters,
+  type UseLoginWithSmsReturnType,
+  useLoginWithSms,
+} from './hooks/useLoginWithSms.ts'
+export {
+  type UseLoginWithTelegramParameters,
+  type UseLoginWithTelegramReturnType,
+  useLoginWithTelegram,
+} from './hooks/useLoginWithTelegram.ts'
 export {
   type RecoverWalletOptions,
   type UseRecoverWalletReturnType,

@@ -1,6 +1,6 @@
 import {
   type LatchkeyClient,
-  type LatchkeyError,
+  LatchkeyError,
   type LoginMethod,
   ProviderRpcError,
   type User,
@@ -16,6 +16,10 @@ export interface LoginOptions {
   prefill?: { type: 'email'; value: string }
   /** Restrict this login to existing users (mode `no-signup`). */
   disableSignup?: boolean
+  /** Link a method to the logged-in user instead of logging in (`openLink`). */
+  intent?: 'login' | 'link'
+  /** Open straight on this method's input (link flows). */
+  method?: 'email' | 'sms'
 }
 
 export interface LoginResult {
@@ -191,6 +195,11 @@ export interface LatchkeyInstance {
    */
   openLogin(options?: LoginOptions): 'opened' | 'already-authenticated'
   /**
+   * Opens the modal to link another login method to the logged-in user
+   * (spec 01 "Login intent: link"); NOT_AUTHENTICATED when nobody is.
+   */
+  openLink(options?: Pick<LoginOptions, 'method'>): void
+  /**
    * Opens a wallet screen (e.g. sign message) in the modal. Resolves with the
    * screen's result once the modal closes after success; closing it first
    * rejects with the EIP-1193 user rejection (4001). A newer request, or
@@ -300,6 +309,19 @@ export function createLatchkeyInstance(
         walletRequest: null,
       })
       return 'opened'
+    },
+    openLink(options = {}) {
+      if (client.session.getState().status !== 'authenticated')
+        throw new LatchkeyError('NOT_AUTHENTICATED')
+      settleWalletScreen()
+      rememberOpener()
+      set({
+        open: true,
+        requested: true,
+        attempt: state.attempt + 1,
+        loginOptions: { ...options, intent: 'link' },
+        walletRequest: null,
+      })
     },
     openWalletScreen<T>(request: WalletScreenRequest<T>) {
       settleWalletScreen()

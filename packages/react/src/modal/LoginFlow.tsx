@@ -1,18 +1,27 @@
-import { createEmailFlow, getRecentLoginMethod, type LatchkeyError } from '@latchkey/core'
+import {
+  createEmailFlow,
+  createSmsFlow,
+  getRecentLoginMethod,
+  type LatchkeyError,
+  type LoginMethod,
+} from '@latchkey/core'
 import { POST_LOGIN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
-import type { ErrorCode } from '@latchkey/protocol/errors'
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useUiState } from '../context.ts'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
+import { ScreenLayout } from './components/ScreenLayout.tsx'
 import { nextPostLoginScreen } from './post-login.ts'
 import type { Screen } from './screen.ts'
 import { AccountNotFoundScreen } from './screens/AccountNotFoundScreen.tsx'
 import { EmailCodeScreen } from './screens/EmailCodeScreen.tsx'
+import { EmailEntryScreen } from './screens/EmailEntryScreen.tsx'
 import { ErrorScreen } from './screens/ErrorScreen.tsx'
 import { LandingScreen } from './screens/LandingScreen.tsx'
 import { LoadingScreen } from './screens/LoadingScreen.tsx'
+import { MoreOptionsScreen } from './screens/MoreOptionsScreen.tsx'
 import { SuccessScreen } from './screens/SuccessScreen.tsx'
 import { WalletCreationScreen } from './screens/WalletCreationScreen.tsx'
 
@@ -39,6 +48,24 @@ const FATAL_SUBMIT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ORIGIN_NOT_ALLOWED',
 ])
 
+// The phone input carries libphonenumber's metadata: loaded only when SMS login is drawn.
+const PhoneForm = lazy(() =>
+  import('./methods/sms/PhoneForm.tsx').then((m) => ({ default: m.PhoneForm })),
+)
+
+// SMS send failures shown under the phone input; others get the error screen.
+const INLINE_SMS_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_PHONE_NUMBER',
+  'SMS_REGION_NOT_ALLOWED',
+  'INVALID_PAYLOAD',
+  'TOO_MANY_REQUESTS',
+  'RESEND_COOLDOWN',
+])
+
+/** Screens whose input sends a code (send errors show inline there). */
+const isEntryScreen = (screen: Screen) =>
+  screen.screen === 'landing' || screen.screen === 'email-entry'
+
 /**
  * Picks the screen to draw: the loading screen until ready, a configuration
  * error if there is one, else the screen the flow has reached. Login logic is
@@ -49,7 +76,14 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const session = useSession(client)
   const { appConfig, appConfigError } = useUiState(instance)
   const config = useResolvedConfig(instance)
-  const [screen, setScreen] = useState<Screen>({ screen: 'landing' })
+  const linking = loginOptions.intent === 'link'
+  const [screen, setScreen] = useState<Screen>(() =>
+    loginOptions.method === 'email'
+      ? { screen: 'email-entry' }
+      : loginOptions.method === 'sms'
+        ? { screen: 'sms-entry' }
+        : { screen: 'landing' },
+  )
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
   const [lastEmail, setLastEmail] = useState(loginOptions.prefill?.value ?? '')
   const [recentMethod] = useState(() => getRecentLoginMethod(client.storage, client.appId))
@@ -58,31 +92,92 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     () =>
       createEmailFlow(client, {
         disablePlusEmails: config.disablePlusEmails,
-        intent: { type: 'login', disableSignup },
+        intent: linking ? { type: 'link' } : { type: 'login', disableSignup },
       }),
-    [client, config.disablePlusEmails, disableSignup],
+    [client, config.disablePlusEmails, disableSignup, linking],
   )
   const flowState = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
+  const smsFlow = useMemo(
+    () =>
+      createSmsFlow(client, {
+        intent: linking ? { type: 'link' } : { type: 'login', disableSignup },
+      }),
+    [client, disableSignup, linking],
+  )
+  const smsState = useSyncExternalStore(smsFlow.subscribe, smsFlow.getState, smsFlow.getState)
+  const [smsSendError, setSmsSendError] = useState<ErrorCode | null>(null)
   const finished = useRef(onFinished)
   finished.current = onFinished
 
   const fail = (error: LatchkeyError, step: 'send' | 'submit') => {
     instance.emitLoginEvent({ type: 'error', code: error.code })
     if (error.code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
-    else if (step === 'send' && screen.screen === 'landing' && INLINE_SEND_ERRORS.has(error.code))
+    else if (step === 'send' && isEntryScreen(screen) && INLINE_SEND_ERRORS.has(error.code))
       setSendError(error.code)
-    else if (
-      FATAL_SUBMIT_ERRORS.has(error.code) ||
-      (step === 'send' && screen.screen === 'landing')
-    )
+    else if (FATAL_SUBMIT_ERRORS.has(error.code) || (step === 'send' && isEntryScreen(screen)))
       setScreen({ screen: 'error', code: error.code })
   }
 
   const backToLanding = () => {
     flow.reset()
+    smsFlow.reset()
+    setSmsSendError(null)
     setSendError(null)
     setScreen({ screen: 'landing' })
   }
+
+  /** A method's button on the landing screen or in its overflow. */
+  const chooseMethod = (method: LoginMethod) => {
+    if (method === 'email') setScreen({ screen: 'email-entry' })
+    else if (method === 'sms') setScreen({ screen: 'sms-entry' })
+  }
+
+  const sendSms = async (phoneNumber: string) => {
+    setSmsSendError(null)
+    await smsFlow.sendCode(phoneNumber)
+    const state = smsFlow.getState()
+    if (state.status === 'awaiting-code-input')
+      setScreen({ screen: 'sms-code', phoneNumber: state.phoneNumber, channel: state.channel })
+    else if (state.status === 'error') {
+      instance.emitLoginEvent({ type: 'error', code: state.error.code })
+      if (INLINE_SMS_SEND_ERRORS.has(state.error.code)) setSmsSendError(state.error.code)
+      else setScreen({ screen: 'error', code: state.error.code })
+    }
+  }
+
+  const resendSms = async () => {
+    await smsFlow.resendCode()
+    const state = smsFlow.getState()
+    if (state.status === 'error') fail(state.error, 'send')
+    return state.status === 'awaiting-code-input'
+  }
+
+  const submitSms = async (code: string) => {
+    await smsFlow.submitCode(code)
+    const state = smsFlow.getState()
+    if (state.status === 'done')
+      setScreen({
+        screen: 'success',
+        user: state.user,
+        isNewUser: state.isNewUser,
+        loginMethod: 'sms',
+      })
+    else if (state.status === 'error') fail(state.error, 'submit')
+  }
+
+  const phoneInput = (autoFocus: boolean) => (
+    <Suspense fallback={null}>
+      <PhoneForm
+        defaultCountry={config.defaultCountry}
+        whatsapp={config.whatsappEnabled}
+        busy={smsState.status === 'sending-code'}
+        error={smsSendError ? errorMessages[smsSendError].title : null}
+        onSubmit={(phone) => void sendSms(phone)}
+        onEdit={() => setSmsSendError(null)}
+        autoFocus={autoFocus}
+      />
+    </Suspense>
+  )
 
   const sendCode = async (email: string) => {
     setSendError(null)
@@ -118,15 +213,17 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   useEffect(() => {
     if (screen.screen !== 'success') return
     const { user, isNewUser, loginMethod } = screen
-    const next = nextPostLoginScreen({ user, isNewUser, loginMethod, config })
+    // A link has no post-login sequence: the user was already logged in.
+    const next = linking ? null : nextPostLoginScreen({ user, isNewUser, loginMethod, config })
     const timer = next
       ? setTimeout(() => setScreen(next), POST_LOGIN_DELAY_MS)
       : setTimeout(
-          () => finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: false }),
+          () =>
+            finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: linking }),
           SUCCESS_CLOSE_DELAY_MS,
         )
     return () => clearTimeout(timer)
-  }, [screen, config])
+  }, [screen, config, linking])
 
   const loggingIn = screen.screen === 'success'
   if (!loggingIn && (session.status === 'loading' || (!appConfig && !appConfigError)))
@@ -148,6 +245,50 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
             onEdit: () => setSendError(null),
             defaultValue: lastEmail,
           }}
+          phoneInput={phoneInput(!config.loginMethods.includes('email'))}
+          onMethod={chooseMethod}
+          onOverflow={(methods, title) => setScreen({ screen: 'more-options', title, methods })}
+        />
+      )
+    case 'sms-entry':
+      return (
+        <ScreenLayout title="Log in with phone" onBack={backToLanding}>
+          {phoneInput(true)}
+        </ScreenLayout>
+      )
+    case 'sms-code':
+      return (
+        <EmailCodeScreen
+          email={screen.phoneNumber}
+          channel={screen.channel}
+          appName={config.appName}
+          submitting={smsState.status === 'submitting-code'}
+          error={smsState.status === 'error' ? smsState : null}
+          onSubmitCode={submitSms}
+          onResend={resendSms}
+          onBack={backToLanding}
+        />
+      )
+    case 'more-options':
+      return (
+        <MoreOptionsScreen
+          title={screen.title}
+          methods={screen.methods}
+          recentMethod={recentMethod}
+          onMethod={chooseMethod}
+          onBack={backToLanding}
+        />
+      )
+    case 'email-entry':
+      return (
+        <EmailEntryScreen
+          onSubmit={sendCode}
+          sending={flowState.status === 'sending-code'}
+          error={sendError}
+          onEdit={() => setSendError(null)}
+          disablePlusEmails={config.disablePlusEmails}
+          defaultValue={lastEmail}
+          onBack={backToLanding}
         />
       )
     case 'email-code':
@@ -163,7 +304,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
         />
       )
     case 'success':
-      return <SuccessScreen />
+      return <SuccessScreen linked={linking} />
     case 'account-not-found':
       return <AccountNotFoundScreen onRetry={backToLanding} />
     case 'error':

@@ -7,6 +7,10 @@ import type { ErrorCode } from '@latchkey/protocol/errors'
  */
 export type Screen =
   | { screen: 'landing' }
+  | { screen: 'more-options'; title: string; methods: LoginMethod[] }
+  | { screen: 'email-entry' }
+  | { screen: 'sms-entry' }
+  | { screen: 'sms-code'; phoneNumber: string; channel: 'sms' | 'whatsapp' }
   | { screen: 'email-code'; email: string }
   | { screen: 'success'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
   | { screen: 'error'; code: ErrorCode }

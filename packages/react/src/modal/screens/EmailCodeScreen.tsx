@@ -9,7 +9,10 @@ import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 
 export interface EmailCodeScreenProps {
+  /** Where the code went: the email address, or the phone number for SMS / WhatsApp. */
   email: string
+  /** Default 'email'; SMS and WhatsApp codes reuse this screen (spec 01 §4 "Email/SMS login"). */
+  channel?: 'email' | 'sms' | 'whatsapp'
   appName: string | null
   submitting: boolean
   /** The last failure of this screen (a new object per failure), from submitting or resending. */
@@ -40,6 +43,9 @@ function describe({ error, step }: NonNullable<EmailCodeScreenProps['error']>): 
  */
 export function EmailCodeScreen(props: EmailCodeScreenProps) {
   const { email, appName, submitting, error, onSubmitCode, onResend, onBack } = props
+  const channel = props.channel ?? 'email'
+  const message =
+    channel === 'email' ? 'an email' : channel === 'sms' ? 'a text message' : 'a WhatsApp message'
   const boxes = useRef<CodeInputHandle>(null)
   const [shownError, setShownError] = useState(error)
   // The boxes turn red with a wrong code and back to normal once cleared; the message stays.
@@ -73,8 +79,8 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
       title="Enter confirmation code"
       subtitle={
         <>
-          Please check <strong>{email}</strong> for an email{appName ? ` from ${appName}` : ''} and
-          enter your code below.
+          Please check <strong>{email}</strong> for {message}
+          {appName ? ` from ${appName}` : ''} and enter your code below.
         </>
       }
       media={
@@ -113,7 +119,7 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
           </span>
         ) : (
           <>
-            <span>Didn't get an email?</span>
+            <span>Didn't get {channel === 'email' ? 'an email' : 'a code'}?</span>
             <button
               type="button"
               className="lk-link-btn"

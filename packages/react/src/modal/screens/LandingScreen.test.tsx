@@ -74,4 +74,12 @@ describe('LandingScreen', () => {
     renderLanding({ appearance: { logo: 'https://acme.test/logo.png' } })
     expect(screen.getByRole('img').getAttribute('src')).toBe('https://acme.test/logo.png')
   })
+
+  it("hideDirectWeb2Inputs turns the email input into a 'Continue with email' button", () => {
+    const onMethod = vi.fn()
+    renderLanding({ appearance: { hideDirectWeb2Inputs: true } }, { onMethod })
+    expect(screen.queryByRole('textbox')).toBeNull()
+    screen.getByRole('button', { name: 'Continue with email' }).click()
+    expect(onMethod).toHaveBeenCalledWith('email')
+  })
 })

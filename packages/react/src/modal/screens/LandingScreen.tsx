@@ -1,11 +1,12 @@
 import type { LoginMethod } from '@latchkey/core'
 import { DEFAULT_LANDING_HEADER } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import type { ReactNode } from 'react'
+import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react'
 import type { ResolvedConfig } from '../../config.ts'
 import { EmailForm } from '../components/EmailForm.tsx'
 import { Footer } from '../components/Footer.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { landingLayout } from '../landing.ts'
 
 export interface LandingScreenProps {
   config: ResolvedConfig
@@ -18,27 +19,66 @@ export interface LandingScreenProps {
     onEdit(): void
     defaultValue?: string
   }
+  /** The phone input, when SMS login is drawn inline (a node the flow renders). */
+  phoneInput?: ReactNode
+  /** A method button (OAuth, Telegram, email or SMS when inputs are hidden) was pressed. */
+  onMethod?(method: LoginMethod): void
+  /** The overflow button ('Other socials' / 'More options') was pressed. */
+  onOverflow?(methods: LoginMethod[], label: string): void
 }
+
+/** Spec 01 §2: an OAuth button stays disabled this long after a click. */
+export const METHOD_BUTTON_COOLDOWN_MS = 2_000
 
 /**
  * The landing screen of spec 01 §2: header (default 'Log in or sign up'),
- * optional logo, login message (already cut to 100 characters), one row per
- * login method with a 'Recent' chip, and the legal / branding footer.
+ * optional logo, login message (already cut to 100 characters), the rows of
+ * `landingLayout` (email and phone inputs inline unless
+ * `hideDirectWeb2Inputs`, a button per other method), the overflow button,
+ * a 'Recent' chip on the last method used, and the legal / branding footer.
  */
-export function LandingScreen({ config, recentMethod, email }: LandingScreenProps) {
-  const rows: Partial<Record<LoginMethod, ReactNode>> = {
-    email: (
-      <EmailForm
-        key="email"
-        onSubmit={email.onSubmit}
-        submitting={email.sending}
-        error={email.error}
-        onEdit={email.onEdit}
-        defaultValue={email.defaultValue}
-        disablePlusEmails={config.disablePlusEmails}
-        recent={recentMethod === 'email'}
+export function LandingScreen({
+  config,
+  recentMethod,
+  email,
+  phoneInput,
+  onMethod,
+  onOverflow,
+}: LandingScreenProps) {
+  const layout = useMemo(
+    () =>
+      landingLayout({
+        methods: config.loginMethods,
+        order: config.loginMethodsAndOrder,
+        groupPriority: config.loginGroupPriority,
+        available: config.loginMethods,
+      }),
+    [config.loginMethods, config.loginMethodsAndOrder, config.loginGroupPriority],
+  )
+  const row = (method: LoginMethod): ReactNode => {
+    if (method === 'email' && !config.hideDirectWeb2Inputs)
+      return (
+        <EmailForm
+          key="email"
+          onSubmit={email.onSubmit}
+          submitting={email.sending}
+          error={email.error}
+          onEdit={email.onEdit}
+          defaultValue={email.defaultValue}
+          disablePlusEmails={config.disablePlusEmails}
+          recent={recentMethod === 'email'}
+        />
+      )
+    if (method === 'sms' && !config.hideDirectWeb2Inputs && phoneInput)
+      return <Fragment key="sms">{phoneInput}</Fragment>
+    return (
+      <MethodButton
+        key={method}
+        method={method}
+        recent={recentMethod === method}
+        onClick={() => onMethod?.(method)}
       />
-    ),
+    )
   }
   return (
     <ScreenLayout
@@ -47,8 +87,79 @@ export function LandingScreen({ config, recentMethod, email }: LandingScreenProp
       media={<Logo logo={config.logo} appName={config.appName} />}
       footer={<Footer config={config} />}
     >
-      {config.loginMethods.map((method) => rows[method])}
+      {layout.rows.map(row)}
+      {layout.overflow && (
+        <button
+          type="button"
+          className="lk-option"
+          onClick={() =>
+            layout.overflow && onOverflow?.(layout.overflow.methods, layout.overflow.label)
+          }
+        >
+          <span>{layout.overflow.label}</span>
+          {layout.overflow.methods.includes(recentMethod as LoginMethod) && (
+            <span className="lk-chip">Recent</span>
+          )}
+        </button>
+      )}
     </ScreenLayout>
+  )
+}
+
+/** How a method's button reads: 'Continue with Google', 'Continue with email'. */
+export function methodLabel(method: LoginMethod): string {
+  return `Continue with ${METHOD_NAMES[method] ?? method}`
+}
+
+const METHOD_NAMES: Partial<Record<LoginMethod, string>> = {
+  email: 'email',
+  sms: 'SMS',
+  google: 'Google',
+  apple: 'Apple',
+  discord: 'Discord',
+  github: 'GitHub',
+  linkedin: 'LinkedIn',
+  spotify: 'Spotify',
+  instagram: 'Instagram',
+  twitter: 'Twitter',
+  tiktok: 'TikTok',
+  line: 'LINE',
+  telegram: 'Telegram',
+  farcaster: 'Farcaster',
+  wallet: 'a wallet',
+  passkey: 'a passkey',
+}
+
+/** A login method's row button, disabled for 2 s after a click (a redirect is usually on its way). */
+export function MethodButton({
+  method,
+  recent,
+  onClick,
+}: {
+  method: LoginMethod
+  recent: boolean
+  onClick(): void
+}) {
+  const [cooling, setCooling] = useState(false)
+  useEffect(() => {
+    if (!cooling) return
+    const timer = setTimeout(() => setCooling(false), METHOD_BUTTON_COOLDOWN_MS)
+    return () => clearTimeout(timer)
+  }, [cooling])
+  return (
+    <button
+      type="button"
+      className="lk-option"
+      disabled={cooling}
+      data-method={method}
+      onClick={() => {
+        setCooling(true)
+        onClick()
+      }}
+    >
+      <span>{methodLabel(method)}</span>
+      {recent && <span className="lk-chip">Recent</span>}
+    </button>
   )
 }
 

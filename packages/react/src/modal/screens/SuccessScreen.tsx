@@ -3,11 +3,11 @@ import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 
 /** Shown after a successful login while the post-login sequence runs; the modal closes 1.4 s later. */
-export function SuccessScreen() {
+export function SuccessScreen({ linked = false }: { linked?: boolean }) {
   return (
     <ScreenLayout
       title="Success!"
-      subtitle="You're logged in."
+      subtitle={linked ? 'Your account is linked.' : "You're logged in."}
       media={
         <StatusIcon tone="success">
           <CheckIcon />
@@ -15,7 +15,7 @@ export function SuccessScreen() {
       }
     >
       <p className="lk-visually-hidden" role="status">
-        Logged in successfully
+        {linked ? 'Account linked' : 'Logged in successfully'}
       </p>
     </ScreenLayout>
   )

@@ -1,0 +1,105 @@
+import { createSmsFlow, type SmsFlow, type SmsFlowState } from '@latchkey/core'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useLatchkeyInstance } from '../context.ts'
+import type { LoginResult } from '../store.ts'
+
+interface FlowEntry {
+  flow: SmsFlow
+  disableSignup: boolean
+}
+
+export interface UseLoginWithSmsParameters {
+  onComplete?(result: LoginResult): void
+  onError?(code: ErrorCode): void
+}
+
+export interface UseLoginWithSmsReturnType {
+  /**
+   * The SMS flow's state: initial → sending-code → awaiting-code-input →
+   * submitting-code → done | error. `channel` says whether the code went by
+   * SMS or WhatsApp (the app's `whatsapp_enabled`).
+   */
+  state: SmsFlowState
+  /**
+   * Sends a code to `phoneNumber` (E.164, e.g. '+14155552671'). Resolves when
+   * the flow has moved on; failures land in `state` and `onError`.
+   */
+  sendCode(parameters: { phoneNumber: string; disableSignup?: boolean }): Promise<void>
+  /** Submits the 6-digit code and, when it is right, logs the user in. */
+  loginWithCode(parameters: { code: string }): Promise<void>
+}
+
+/**
+ * SMS/WhatsApp-code login for apps that draw their own UI: core's SMS flow,
+ * wired to React state.
+ *
+ * @example
+ * const { state, sendCode, loginWithCode } = useLoginWithSms({ onComplete: ({ user }) => … })
+ * await sendCode({ phoneNumber: '+14155552671' })
+ * await loginWithCode({ code })
+ */
+export function useLoginWithSms(
+  parameters: UseLoginWithSmsParameters = {},
+): UseLoginWithSmsReturnType {
+  const instance = useLatchkeyInstance()
+  const callbacks = useRef(parameters)
+  useEffect(() => {
+    callbacks.current = parameters
+  })
+
+  // A flow's intent is fixed when it is made; another disableSignup needs a new flow.
+  const create = useCallback(
+    (disableSignup: boolean): FlowEntry => ({
+      flow: createSmsFlow(instance.client, { intent: { type: 'login', disableSignup } }),
+      disableSignup,
+    }),
+    [instance],
+  )
+  const [flow, setFlow] = useState<FlowEntry>(() => create(false))
+  const current = useRef(flow)
+  current.current = flow
+  const state = useSyncExternalStore(flow.flow.subscribe, flow.flow.getState, flow.flow.getState)
+
+  const report = useCallback((next: SmsFlowState) => {
+    if (next.status === 'error') callbacks.current.onError?.(next.error.code)
+    if (next.status === 'done')
+      callbacks.current.onComplete?.({
+        user: next.user,
+        isNewUser: next.isNewUser,
+        wasAlreadyAuthenticated: false,
+        loginMethod: 'sms',
+      })
+  }, [])
+
+  const sendCode = useCallback(
+    async ({
+      phoneNumber,
+      disableSignup = false,
+    }: {
+      phoneNumber: string
+      disableSignup?: boolean
+    }) => {
+      let entry = current.current
+      if (entry.disableSignup !== disableSignup) {
+        entry = create(disableSignup)
+        current.current = entry
+        setFlow(entry)
+      }
+      await entry.flow.sendCode(phoneNumber)
+      report(entry.flow.getState())
+    },
+    [create, report],
+  )
+
+  const loginWithCode = useCallback(
+    async ({ code }: { code: string }) => {
+      const { flow: active } = current.current
+      await active.submitCode(code)
+      report(active.getState())
+    },
+    [report],
+  )
+
+  return { state, sendCode, loginWithCode }
+}

@@ -1,0 +1,29 @@
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import { EmailForm } from '../components/EmailForm.tsx'
+import { ScreenLayout } from '../components/ScreenLayout.tsx'
+
+export interface EmailEntryScreenProps {
+  onSubmit(email: string): void
+  sending: boolean
+  error: ErrorCode | null
+  onEdit(): void
+  disablePlusEmails: boolean
+  defaultValue?: string
+  onBack(): void
+}
+
+/** The email input on its own screen: `hideDirectWeb2Inputs` makes email a landing button. */
+export function EmailEntryScreen(props: EmailEntryScreenProps) {
+  return (
+    <ScreenLayout title="Log in with email" onBack={props.onBack}>
+      <EmailForm
+        onSubmit={props.onSubmit}
+        submitting={props.sending}
+        error={props.error}
+        onEdit={props.onEdit}
+        defaultValue={props.defaultValue}
+        disablePlusEmails={props.disablePlusEmails}
+      />
+    </ScreenLayout>
+  )
+}
