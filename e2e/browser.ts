@@ -30,6 +30,20 @@ export async function readCode(serverUrl: string, to: string, notBefore = 0): Pr
   throw new Error(`no code arrived for ${to}`)
 }
 
+/** The newest code the dev SMS outbox holds for `to` (E.164). */
+export async function readSmsCode(serverUrl: string, to: string, notBefore = 0): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const response = await fetch(`${serverUrl}/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)
+    const { messages } = (await response.json()) as {
+      messages: Array<{ code: string | null; created_at: number }>
+    }
+    const latest = messages.find((m) => m.code && m.created_at >= notBefore)
+    if (latest?.code) return latest.code
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`no SMS code arrived for ${to}`)
+}
+
 /** Types a code into the six code boxes, starting at the first. */
 export async function typeCode(page: Page, code: string) {
   await page.getByRole('textbox', { name: 'Digit 1 of 6' }).click()

@@ -101,6 +101,7 @@ export default async function setup(project: TestProject) {
     name: 'E2E Demo',
     origins: [demoUrl],
     settings: {
+      login_methods: { email: true, sms: true, guest: true },
       embedded_wallet_config: {
         user_owned_recovery_options: ['user-passcode', 'google-drive', 'icloud'],
       },

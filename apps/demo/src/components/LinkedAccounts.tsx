@@ -1,23 +1,75 @@
-import type { LinkedAccount } from '@latchkey/react'
+import { type LinkedAccount, useLinkAccount } from '@latchkey/react'
+import { useState } from 'react'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-/** The identifier a linked account is known by; later account types add their case. */
+/** The identifier a linked account is known by. */
 function identifier(account: LinkedAccount): string {
   switch (account.type) {
     case 'email':
       return account.address
+    case 'phone':
+      return account.number
     case 'wallet':
       return `${account.address} (${account.chainType}${account.walletIndex === null ? ', imported' : ` #${account.walletIndex}`})`
+    case 'telegram':
+      return account.username ? `@${account.username}` : account.telegramUserId
+    case 'custom':
+      return account.customUserId
+    case 'guest':
+      return 'guest'
+    default:
+      return account.email ?? account.username ?? account.subject
   }
 }
 
 export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
+  const link = useLinkAccount()
+  const [error, setError] = useState<string | null>(null)
+  const has = (type: LinkedAccount['type']) => accounts.some((a) => a.type === type)
+
+  /** The unlink call for a login method; embedded wallets and guests have none. */
+  function unlinker(account: LinkedAccount): (() => Promise<unknown>) | null {
+    switch (account.type) {
+      case 'email':
+        return () => link.unlinkEmail(account.address)
+      case 'phone':
+        return () => link.unlinkPhone(account.number)
+      case 'telegram':
+        return () => link.unlinkTelegram(account.telegramUserId)
+      default:
+        return null
+    }
+  }
+
   return (
     <div className="section">
       <h3 className="section-title" id="linked-title">
         Linked accounts
       </h3>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={has('email')}
+          onClick={link.linkEmail}
+        >
+          Link email
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={has('phone')}
+          onClick={link.linkPhone}
+        >
+          Link phone
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {accounts.length === 0 ? (
         <p className="muted">None.</p>
       ) : (
@@ -27,6 +79,9 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
               <th scope="col">Type</th>
               <th scope="col">Identifier</th>
               <th scope="col">Verified</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -41,11 +96,52 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
                     {dateFormat.format(account.verifiedAt)}
                   </time>
                 </td>
+                <td>
+                  <UnlinkButton
+                    label={`Unlink ${account.type} ${identifier(account)}`}
+                    unlink={unlinker(account)}
+                    onError={setError}
+                  />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
     </div>
+  )
+}
+
+function UnlinkButton({
+  label,
+  unlink,
+  onError,
+}: {
+  label: string
+  unlink: (() => Promise<unknown>) | null
+  onError(message: string | null): void
+}) {
+  const [busy, setBusy] = useState(false)
+  if (!unlink) return null
+  return (
+    <button
+      type="button"
+      className="link-button"
+      aria-label={label}
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true)
+        onError(null)
+        try {
+          await unlink()
+        } catch (e) {
+          onError(e instanceof Error ? e.message : String(e))
+        } finally {
+          setBusy(false)
+        }
+      }}
+    >
+      Unlink
+    </button>
   )
 }

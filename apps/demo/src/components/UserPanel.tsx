@@ -6,7 +6,7 @@ import { Wallets } from './Wallets.tsx'
 export function UserPanel({ user }: { user: User }) {
   const { logout } = useLatchkey()
   const [leaving, setLeaving] = useState(false)
-  const name = user.email?.address ?? user.id
+  const name = user.email?.address ?? user.phone?.number ?? user.id
   return (
     <section className="card" aria-labelledby="user-title">
       <div className="user-head">
@@ -15,7 +15,7 @@ export function UserPanel({ user }: { user: User }) {
         </span>
         <div className="user-head-text">
           <h2 id="user-title" className="card-title">
-            You're logged in
+            {user.isGuest ? "You're a guest" : "You're logged in"}
           </h2>
           <p className="muted">Member since {user.createdAt.toLocaleDateString()}</p>
         </div>
@@ -46,6 +46,10 @@ export function UserPanel({ user }: { user: User }) {
         <div className="field">
           <dt>Email</dt>
           <dd data-testid="user-email">{user.email?.address ?? '—'}</dd>
+        </div>
+        <div className="field">
+          <dt>Phone</dt>
+          <dd data-testid="user-phone">{user.phone?.number ?? '—'}</dd>
         </div>
       </dl>
 
