@@ -98,3 +98,20 @@ export const CLOUD_RECOVERY_PROVIDER_NAMES = {
   'google-drive': 'Google Drive',
   icloud: 'iCloud',
 } as const
+
+/**
+ * The social login providers (spec 01 "Capabilities"), also their linked
+ * accounts' types. Here, without zod, so the client's first chunk can use it.
+ */
+export const OAUTH_PROVIDERS = [
+  'google',
+  'apple',
+  'discord',
+  'github',
+  'linkedin',
+  'spotify',
+  'instagram',
+  'twitter',
+  'tiktok',
+  'line',
+] as const

@@ -1,4 +1,10 @@
-import { createLatchkeyClient, type LatchkeyClient, LatchkeyError } from '@latchkey/core'
+import {
+  createLatchkeyClient,
+  type LatchkeyClient,
+  LatchkeyError,
+  takeOAuthReturn,
+  takeTelegramRedirect,
+} from '@latchkey/core'
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
@@ -78,6 +84,12 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
+    // Back from a login the modal started on a provider's page (spec 01 §2:
+    // the return's parameters are read and removed): the modal finishes it.
+    const oauth = takeOAuthReturn(instance.client, { ui: 'modal' })
+    if (oauth) instance.resumeLogin({ kind: 'oauth', ret: oauth })
+    const telegram = takeTelegramRedirect(instance.client, { ui: 'modal' })
+    if (telegram) instance.resumeLogin({ kind: 'telegram', ...telegram })
     // Back from a Google Drive / iCloud consent: finish the backup or recovery
     // (its code loads only then).
     if (mayBeCloudConsentReturn())

@@ -1,5 +1,9 @@
 import type { CreateOnLoginConfig, LoginMethod } from '@latchkey/core'
-import { DEFAULT_ACCENT_COLOR, LOGIN_MESSAGE_MAX_LENGTH } from '@latchkey/protocol/constants'
+import {
+  DEFAULT_ACCENT_COLOR,
+  LOGIN_MESSAGE_MAX_LENGTH,
+  OAUTH_PROVIDERS,
+} from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 
@@ -67,7 +71,12 @@ export interface LatchkeyConfig {
 export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
 
 /** Login methods this version of the modal can draw. Later login methods add themselves here. */
-export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = ['email', 'sms']
+export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = [
+  'email',
+  'sms',
+  ...OAUTH_PROVIDERS,
+  'telegram',
+]
 
 /** Host configuration merged over the server's: what the modal renders from. */
 export interface ResolvedConfig {

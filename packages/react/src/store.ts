@@ -2,7 +2,9 @@ import {
   type LatchkeyClient,
   LatchkeyError,
   type LoginMethod,
+  type OAuthReturn,
   ProviderRpcError,
+  type TelegramProof,
   type User,
 } from '@latchkey/core'
 import { type ErrorCode, providerErrors } from '@latchkey/protocol/errors'
@@ -20,7 +22,14 @@ export interface LoginOptions {
   intent?: 'login' | 'link'
   /** Open straight on this method's input (link flows). */
   method?: 'email' | 'sms'
+  /** A login that left the page (OAuth, Telegram) and came back to be finished in the modal. */
+  resume?: ResumedLogin
 }
+
+/** A redirect login back on the page: what the modal finishes. */
+export type ResumedLogin =
+  | { kind: 'oauth'; ret: OAuthReturn }
+  | { kind: 'telegram'; proof: TelegramProof; intent: 'login' | 'link'; disableSignup: boolean }
 
 export interface LoginResult {
   user: User
@@ -200,6 +209,11 @@ export interface LatchkeyInstance {
    */
   openLink(options?: Pick<LoginOptions, 'method'>): void
   /**
+   * Opens the modal on a redirect login's return (OAuth, Telegram) to show
+   * its status and finish it, whether it logs in or links.
+   */
+  resumeLogin(resume: ResumedLogin): void
+  /**
    * Opens a wallet screen (e.g. sign message) in the modal. Resolves with the
    * screen's result once the modal closes after success; closing it first
    * rejects with the EIP-1193 user rejection (4001). A newer request, or
@@ -320,6 +334,19 @@ export function createLatchkeyInstance(
         requested: true,
         attempt: state.attempt + 1,
         loginOptions: { ...options, intent: 'link' },
+        walletRequest: null,
+      })
+    },
+    resumeLogin(resume) {
+      const intent = resume.kind === 'oauth' ? resume.ret.intent : resume.intent
+      const disableSignup =
+        resume.kind === 'oauth' ? resume.ret.ok && resume.ret.disableSignup : resume.disableSignup
+      settleWalletScreen()
+      set({
+        open: true,
+        requested: true,
+        attempt: state.attempt + 1,
+        loginOptions: { intent, disableSignup, resume },
         walletRequest: null,
       })
     },

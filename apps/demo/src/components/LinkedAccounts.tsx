@@ -1,6 +1,21 @@
 import { type LinkedAccount, useLinkAccount } from '@latchkey/react'
 import { useState } from 'react'
 
+type OAuthProvider = Extract<LinkedAccount, { subject: string }>['type']
+
+const PROVIDER_NAMES: Record<OAuthProvider, string> = {
+  google: 'Google',
+  apple: 'Apple',
+  discord: 'Discord',
+  github: 'GitHub',
+  linkedin: 'LinkedIn',
+  spotify: 'Spotify',
+  instagram: 'Instagram',
+  twitter: 'Twitter',
+  tiktok: 'TikTok',
+  line: 'LINE',
+}
+
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
 /** The identifier a linked account is known by. */
@@ -28,7 +43,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
   const [error, setError] = useState<string | null>(null)
   const has = (type: LinkedAccount['type']) => accounts.some((a) => a.type === type)
 
-  /** The unlink call for a login method; embedded wallets and guests have none. */
+  /** The unlink call for a login method; embedded wallets, custom and guest accounts have none. */
   function unlinker(account: LinkedAccount): (() => Promise<unknown>) | null {
     switch (account.type) {
       case 'email':
@@ -37,10 +52,25 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
         return () => link.unlinkPhone(account.number)
       case 'telegram':
         return () => link.unlinkTelegram(account.telegramUserId)
-      default:
+      case 'wallet':
+      case 'custom':
+      case 'guest':
         return null
+      default:
+        return () => link.unlinkOAuth(account.type, account.subject)
     }
   }
+
+  /** Starts a redirect link (OAuth, Telegram); an error before leaving shows here. */
+  const leaveToLink = (start: () => Promise<void> | void) => async () => {
+    setError(null)
+    try {
+      await start()
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e))
+    }
+  }
+  const socials = link.methods.filter((m): m is OAuthProvider => m in PROVIDER_NAMES)
 
   return (
     <div className="section">
@@ -64,6 +94,27 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
         >
           Link phone
         </button>
+        {socials.map((provider) => (
+          <button
+            key={provider}
+            type="button"
+            className="button button-secondary"
+            disabled={has(provider)}
+            onClick={leaveToLink(() => link.linkOAuth(provider))}
+          >
+            Link {PROVIDER_NAMES[provider]}
+          </button>
+        ))}
+        {link.methods.includes('telegram') && (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={has('telegram')}
+            onClick={leaveToLink(link.linkTelegram)}
+          >
+            Link Telegram
+          </button>
+        )}
       </div>
       {error && (
         <p className="error" role="alert">

@@ -105,6 +105,16 @@ describe('takeOAuthReturn', () => {
     )
   })
 
+  it("leaves a return started by the modal to the modal, and the app's to the app", async () => {
+    const { client, calls } = setup()
+    await start(client, { ui: 'modal' })
+    const url = `${PAGE}?code=abc&state=${sentBody(calls).state_code}`
+    expect(takeOAuthReturn(client, { url, now: 2_000, ui: 'app', replaceUrl() {} })).toBe(null)
+    expect(
+      takeOAuthReturn(client, { url, now: 2_000, ui: 'modal', replaceUrl() {} }),
+    ).toMatchObject({ ok: true, ui: 'modal', authorizationCode: 'abc' })
+  })
+
   it('ignores a return when this tab has no pending OAuth login', () => {
     const { client } = setup()
     expect(takeOAuthReturn(client, { url: `${PAGE}?code=abc&state=s`, replaceUrl() {} })).toBe(null)

@@ -30,7 +30,12 @@ export interface PendingOAuth {
   stateCode: string
   codeVerifier: string
   createdAt: number
+  /** Which UI finishes the return: the modal, or the app's own (a hook or core). */
+  ui?: OAuthUi
 }
+
+/** Who started (and so finishes) a redirect: Latchkey's modal or the app's own UI. */
+export type OAuthUi = 'modal' | 'app'
 
 /** A pending login older than this is ignored on return (provider codes live minutes). */
 export const OAUTH_LOGIN_MAX_AGE_MS = 15 * 60 * 1000
@@ -81,6 +86,8 @@ export interface InitOAuthParameters {
   /** Where the provider sends the user back (a page of an allowed origin). Default: this page. */
   redirectTo?: string
   captchaToken?: string
+  /** Who finishes the return (takeOAuthReturn's `ui`). Default 'app'. */
+  ui?: OAuthUi
   /** Default `location.assign`. */
   navigate?: (url: string) => void
   now?: () => number
@@ -108,6 +115,7 @@ export async function initOAuth(
     stateCode: randomCode(32),
     codeVerifier: randomCode(48),
     createdAt: (parameters.now ?? Date.now)(),
+    ui: parameters.ui ?? 'app',
   }
   const body = {
     provider: pending.provider,
@@ -154,6 +162,7 @@ export type OAuthReturn =
       ok: true
       provider: OAuthProvider
       intent: 'login' | 'link'
+      ui: OAuthUi
       disableSignup: boolean
       authorizationCode: string
       stateCode: string
@@ -163,6 +172,7 @@ export type OAuthReturn =
       ok: false
       provider: OAuthProvider
       intent: 'login' | 'link'
+      ui: OAuthUi
       /** OAUTH_INVALID_CODE (denied or no code) or OAUTH_STATE_MISMATCH (a foreign state). */
       error: LatchkeyError
       reason: 'denied' | 'state-mismatch'
@@ -173,7 +183,9 @@ export type OAuthReturn =
  * pending OAuth login and the address carries `state` with `code` or
  * `error`. Removes them from the address bar (history.replaceState) and the
  * pending login from storage. A return carrying cloud recovery's state is
- * left for takeCloudConsentReturn. A code of 'undefined' or a missing code is
+ * left for takeCloudConsentReturn, and with `ui` a return started by the
+ * other UI is left for it (the modal and an app's hook never take each
+ * other's). A code of 'undefined' or a missing code is
  * a denial; a state that is not this tab's is OAUTH_STATE_MISMATCH (spec 01
  * §6: a possible phishing attempt). Null when there is nothing to finish.
  *
@@ -183,7 +195,7 @@ export type OAuthReturn =
  */
 export function takeOAuthReturn(
   client: LatchkeyClient,
-  options: { url?: string; now?: number; replaceUrl?: (url: string) => void } = {},
+  options: { url?: string; now?: number; ui?: OAuthUi; replaceUrl?: (url: string) => void } = {},
 ): OAuthReturn | null {
   const href = options.url ?? globalThis.location?.href
   if (!href) return null
@@ -194,6 +206,8 @@ export function takeOAuthReturn(
   const pending = readPending(client.appId, options.now ?? Date.now())
   if (!pending) return null
   if (state !== pending.stateCode && state === cloudConsentState(client.appId)) return null
+  const ui = pending.ui ?? 'app'
+  if (options.ui && options.ui !== ui) return null
 
   sessionStore()?.removeItem(oauthPendingKey(client.appId))
   const code = params.get('code')
@@ -203,7 +217,7 @@ export function takeOAuthReturn(
     ((to: string) => globalThis.history?.replaceState(globalThis.history.state, '', to))
   replace(url.toString())
 
-  const base = { provider: pending.provider, intent: pending.intent }
+  const base = { provider: pending.provider, intent: pending.intent, ui }
   if (state !== pending.stateCode)
     return {
       ...base,

@@ -6,7 +6,9 @@ import { APP_ID, authResponse, createFakeFetch, json } from '../test/fake-server
 import {
   createTelegramFlow,
   readTelegramReturn,
+  redirectToTelegram,
   stripTelegramReturn,
+  takeTelegramRedirect,
   takeTelegramReturn,
   telegramLoginUrl,
 } from './telegram.ts'
@@ -86,6 +88,37 @@ describe('Telegram return parameters', () => {
       return_to: 'https://app.test/cb',
       request_access: 'write',
     })
+  })
+})
+
+describe('Telegram redirect', () => {
+  it('remembers who asked; only that UI takes the return, once', () => {
+    const { client } = setup(() => json(500, {}))
+    history.replaceState(null, '', '/page?keep=1')
+    let went = ''
+    redirectToTelegram(client, {
+      botId: '123',
+      intent: 'link',
+      ui: 'modal',
+      navigate: (url) => {
+        went = url
+      },
+    })
+    expect(new URL(went).searchParams.get('return_to')).toBe(`${location.origin}/page?keep=1`)
+    history.replaceState(null, '', `/page?keep=1&id=42&auth_date=1700000000&hash=${hash}`)
+    expect(takeTelegramRedirect(client, { ui: 'app' })).toBeNull()
+    expect(location.search).toContain('hash=')
+    const taken = takeTelegramRedirect(client, { ui: 'modal' })
+    expect(taken).toMatchObject({ intent: 'link', proof: { telegramAuthResult: { id: 42 } } })
+    expect(location.search).toBe('?keep=1')
+    expect(takeTelegramRedirect(client, { ui: 'modal' })).toBeNull()
+  })
+
+  it('ignores a stale pending redirect', () => {
+    const { client } = setup(() => json(500, {}))
+    redirectToTelegram(client, { botId: '1', ui: 'modal', navigate() {}, now: () => 0 })
+    history.replaceState(null, '', `/page?id=42&auth_date=1700000000&hash=${hash}`)
+    expect(takeTelegramRedirect(client, { ui: 'modal', now: 60 * 60_000 })).toBeNull()
   })
 })
 

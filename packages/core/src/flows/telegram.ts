@@ -213,6 +213,101 @@ export function takeTelegramReturn(
   return found
 }
 
+/** A Telegram redirect this tab started (sessionStorage): who finishes it, and how. */
+export interface PendingTelegram {
+  intent: 'login' | 'link'
+  disableSignup: boolean
+  /** The modal, or the app's own UI. */
+  ui: 'modal' | 'app'
+  createdAt: number
+}
+
+/** A pending Telegram login older than this is ignored (Telegram's auth_date check is a day). */
+export const TELEGRAM_LOGIN_MAX_AGE_MS = 15 * 60 * 1000
+
+export const telegramPendingKey = (appId: string) => `latchkey:${appId}:telegram-login`
+
+function sessionStore(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Sends the browser to Telegram's login page, remembering in this tab who
+ * asked (the modal or the app) and whether to log in or link, so the page
+ * Telegram returns to finishes it with {@link takeTelegramRedirect}.
+ *
+ * @example
+ * redirectToTelegram(client, { botId: appConfig.telegram_auth_config.bot_id, intent: 'login', ui: 'modal' })
+ */
+export function redirectToTelegram(
+  client: LatchkeyClient,
+  parameters: {
+    botId: string
+    intent?: 'login' | 'link'
+    disableSignup?: boolean
+    ui?: 'modal' | 'app'
+    /** Default: this page. */
+    returnTo?: string
+    navigate?: (url: string) => void
+    now?: () => number
+  },
+): void {
+  const intent = parameters.intent ?? 'login'
+  const pending: PendingTelegram = {
+    intent,
+    disableSignup: intent === 'login' && parameters.disableSignup === true,
+    ui: parameters.ui ?? 'app',
+    createdAt: (parameters.now ?? Date.now)(),
+  }
+  sessionStore()?.setItem(telegramPendingKey(client.appId), JSON.stringify(pending))
+  const { origin, pathname, search } = globalThis.location
+  const url = telegramLoginUrl({
+    botId: parameters.botId,
+    origin,
+    returnTo: parameters.returnTo ?? `${origin}${pathname}${search}`,
+  })
+  ;(parameters.navigate ?? ((to: string) => globalThis.location.assign(to)))(url)
+}
+
+/**
+ * Back from Telegram's login page: when this tab sent the browser there for
+ * `ui` (see {@link redirectToTelegram}) and the address carries Telegram's
+ * result, reads and removes it and the pending marker. Null otherwise; a
+ * return meant for the other UI is left alone.
+ */
+export function takeTelegramRedirect(
+  client: LatchkeyClient,
+  options: {
+    ui: 'modal' | 'app'
+    win?: Pick<Window, 'location' | 'history'>
+    now?: number
+  },
+): { proof: TelegramProof; intent: 'login' | 'link'; disableSignup: boolean } | null {
+  const win = options.win ?? globalThis.window
+  const store = sessionStore()
+  const raw = store?.getItem(telegramPendingKey(client.appId))
+  if (!win || !raw) return null
+  let pending: PendingTelegram
+  try {
+    pending = JSON.parse(raw) as PendingTelegram
+  } catch {
+    return null
+  }
+  if (pending.ui !== options.ui) return null
+  if ((options.now ?? Date.now()) - pending.createdAt > TELEGRAM_LOGIN_MAX_AGE_MS) {
+    store?.removeItem(telegramPendingKey(client.appId))
+    return null
+  }
+  const proof = takeTelegramReturn(win)
+  if (!proof) return null
+  store?.removeItem(telegramPendingKey(client.appId))
+  return { proof, intent: pending.intent, disableSignup: pending.disableSignup }
+}
+
 /**
  * Inside a Telegram Mini App, the signed `initData` Telegram's script exposes
  * (`window.Telegram.WebApp.initData`); null elsewhere. Seamless auth sends it

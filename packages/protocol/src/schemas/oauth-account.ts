@@ -1,20 +1,10 @@
 import { z } from 'zod'
+import { OAUTH_PROVIDERS } from '../constants.ts'
 
 /** The social login providers (spec 01 "Capabilities"); also the linked-account type. */
-export const oauthProviderSchema = z.enum([
-  'google',
-  'apple',
-  'discord',
-  'github',
-  'linkedin',
-  'spotify',
-  'instagram',
-  'twitter',
-  'tiktok',
-  'line',
-])
+export const oauthProviderSchema = z.enum(OAUTH_PROVIDERS)
 export type OAuthProvider = z.infer<typeof oauthProviderSchema>
-export const OAUTH_PROVIDERS: readonly OAuthProvider[] = oauthProviderSchema.options
+export { OAUTH_PROVIDERS }
 
 /** Unix seconds. */
 const timestamp = z.number().int()

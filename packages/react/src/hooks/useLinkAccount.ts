@@ -1,41 +1,82 @@
-import { type User, unlinkEmail, unlinkPhone, unlinkTelegram } from '@latchkey/core'
+import {
+  initOAuth,
+  LatchkeyError,
+  type LoginMethod,
+  redirectToTelegram,
+  type User,
+  unlinkEmail,
+  unlinkOAuth,
+  unlinkPhone,
+  unlinkTelegram,
+} from '@latchkey/core'
+import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { useMemo } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
+import { useResolvedConfig } from './useResolvedConfig.ts'
 
 export interface UseLinkAccountReturnType {
+  /** The login methods the app offers (the modal's list), so a UI can offer to link them. */
+  methods: LoginMethod[]
   /** Opens the modal on the email input; the code links the address to the logged-in user. */
   linkEmail(): void
   /** Opens the modal on the phone input; the code links the number. */
   linkPhone(): void
+  /**
+   * Leaves for the provider; back on this page the modal shows 'Verifying
+   * connection to {provider}' and links the account. One account per provider.
+   */
+  linkOAuth(provider: OAuthProvider): Promise<void>
+  /** Leaves for Telegram's login page; back on this page the modal links the account. */
+  linkTelegram(): void
   /** Unlinks an email address (the user must keep one login method). */
   unlinkEmail(address: string): Promise<User>
   /** Unlinks a phone number (E.164). */
   unlinkPhone(phoneNumber: string): Promise<User>
+  /** Unlinks a social account by provider and the provider's subject. */
+  unlinkOAuth(provider: OAuthProvider, subject: string): Promise<User>
   /** Unlinks a Telegram account. */
   unlinkTelegram(telegramUserId: string): Promise<User>
 }
 
 /**
  * Link and unlink login methods of the logged-in user (spec 01 "Login intent:
- * link"). Linking opens the modal on the method's input; an identity already
- * on another user fails with 'This account has already been linked to
- * another user.'; unlinking the last login method is refused. The session's
- * user updates either way. OAuth links are `useLoginWithOAuth().linkOAuth`.
+ * link"). Email and phone open the modal on their input; social providers and
+ * Telegram leave for the provider and finish in the modal on return. An
+ * identity already on another user fails with 'This account has already been
+ * linked to another user.'; unlinking the last login method is refused. The
+ * session's user updates either way.
  *
  * @example
- * const { linkEmail, unlinkEmail } = useLinkAccount()
- * <button onClick={linkEmail}>Link email</button>
+ * const { linkEmail, linkOAuth, unlinkEmail } = useLinkAccount()
+ * <button onClick={() => linkOAuth('google')}>Link Google</button>
  */
 export function useLinkAccount(): UseLinkAccountReturnType {
   const instance = useLatchkeyInstance()
-  return useMemo(() => {
+  const { loginMethods: methods } = useResolvedConfig(instance)
+  const actions = useMemo((): Omit<UseLinkAccountReturnType, 'methods'> => {
     const { client } = instance
+    const requireUser = () => {
+      if (client.session.getState().status !== 'authenticated')
+        throw new LatchkeyError('NOT_AUTHENTICATED')
+    }
     return {
       linkEmail: () => instance.openLink({ method: 'email' }),
       linkPhone: () => instance.openLink({ method: 'sms' }),
+      linkOAuth: async (provider) => {
+        requireUser()
+        await initOAuth(client, { provider, intent: 'link', ui: 'modal' })
+      },
+      linkTelegram: () => {
+        requireUser()
+        const telegram = instance.getUiState().appConfig?.telegram_auth_config
+        if (!telegram) throw new LatchkeyError('TELEGRAM_NOT_ALLOWED')
+        redirectToTelegram(client, { botId: telegram.bot_id, intent: 'link', ui: 'modal' })
+      },
       unlinkEmail: (address) => unlinkEmail(client, { address }),
       unlinkPhone: (phoneNumber) => unlinkPhone(client, { phoneNumber }),
+      unlinkOAuth: (provider, subject) => unlinkOAuth(client, { provider, subject }),
       unlinkTelegram: (telegramUserId) => unlinkTelegram(client, { telegramUserId }),
     }
   }, [instance])
+  return useMemo(() => ({ methods, ...actions }), [methods, actions])
 }

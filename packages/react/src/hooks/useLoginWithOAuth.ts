@@ -62,7 +62,7 @@ export function useLoginWithOAuth(
 
   // A provider's return: finished once per page load (the parameters are removed when read).
   useEffect(() => {
-    const ret = takeOAuthReturn(instance.client)
+    const ret = takeOAuthReturn(instance.client, { ui: 'app' })
     if (!ret) return
     setState({ status: 'loading', provider: ret.provider, error: null })
     completeOAuth(instance.client, ret).then(

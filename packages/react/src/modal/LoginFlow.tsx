@@ -4,15 +4,26 @@ import {
   getRecentLoginMethod,
   type LatchkeyError,
   type LoginMethod,
+  type User,
 } from '@latchkey/core'
-import { POST_LOGIN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import {
+  OAUTH_PROVIDERS,
+  POST_LOGIN_DELAY_MS,
+  SUCCESS_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useUiState } from '../context.ts'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
 import { ScreenLayout } from './components/ScreenLayout.tsx'
+import { isInAppBrowser } from './methods/oauth/in-app-browser.ts'
+import { InAppBrowserScreen, OAuthLogin, startOAuthFromModal } from './methods/oauth/OAuthLogin.tsx'
+import { OAuthStatusScreen } from './methods/oauth/OAuthStatusScreen.tsx'
+import { TelegramLogin } from './methods/telegram/TelegramLogin.tsx'
+import { TelegramStatusScreen } from './methods/telegram/TelegramStatusScreen.tsx'
 import { nextPostLoginScreen } from './post-login.ts'
 import type { Screen } from './screen.ts'
 import { AccountNotFoundScreen } from './screens/AccountNotFoundScreen.tsx'
@@ -62,6 +73,19 @@ const INLINE_SMS_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'RESEND_COOLDOWN',
 ])
 
+const isOAuthProvider = (method: LoginMethod): method is OAuthProvider =>
+  (OAUTH_PROVIDERS as readonly string[]).includes(method)
+
+/** The first screen: a redirect login's return, the method asked for, or the landing screen. */
+function initialScreen({ resume, method }: LoginOptions): Screen {
+  if (resume?.kind === 'oauth')
+    return { screen: 'oauth', provider: resume.ret.provider, ret: resume.ret }
+  if (resume?.kind === 'telegram') return { screen: 'telegram', proof: resume.proof }
+  if (method === 'email') return { screen: 'email-entry' }
+  if (method === 'sms') return { screen: 'sms-entry' }
+  return { screen: 'landing' }
+}
+
 /** Screens whose input sends a code (send errors show inline there). */
 const isEntryScreen = (screen: Screen) =>
   screen.screen === 'landing' || screen.screen === 'email-entry'
@@ -77,13 +101,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const { appConfig, appConfigError } = useUiState(instance)
   const config = useResolvedConfig(instance)
   const linking = loginOptions.intent === 'link'
-  const [screen, setScreen] = useState<Screen>(() =>
-    loginOptions.method === 'email'
-      ? { screen: 'email-entry' }
-      : loginOptions.method === 'sms'
-        ? { screen: 'sms-entry' }
-        : { screen: 'landing' },
-  )
+  const [screen, setScreen] = useState<Screen>(() => initialScreen(loginOptions))
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
   const [lastEmail, setLastEmail] = useState(loginOptions.prefill?.value ?? '')
   const [recentMethod] = useState(() => getRecentLoginMethod(client.storage, client.appId))
@@ -130,6 +148,29 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const chooseMethod = (method: LoginMethod) => {
     if (method === 'email') setScreen({ screen: 'email-entry' })
     else if (method === 'sms') setScreen({ screen: 'sms-entry' })
+    else if (method === 'telegram') setScreen({ screen: 'telegram', proof: null })
+    else if (isOAuthProvider(method)) void startOAuth(method)
+  }
+
+  // The page leaves for the provider; the return reopens the modal on the 'oauth' screen.
+  const startOAuth = async (provider: OAuthProvider) => {
+    if (isInAppBrowser()) return setScreen({ screen: 'in-app-browser' })
+    const intent = linking ? 'link' : 'login'
+    const failure = await startOAuthFromModal(client, { provider, intent, disableSignup })
+    if (!failure) return
+    instance.emitLoginEvent({ type: 'error', code: failure.code })
+    setScreen({ screen: 'oauth', provider, ret: null, startError: failure })
+  }
+
+  /** A redirect login (OAuth, Telegram) finished: on to the success screen and post-login steps. */
+  const redirectLoginDone =
+    (loginMethod: LoginMethod) =>
+    ({ user, isNewUser }: { user: User; isNewUser: boolean }) =>
+      setScreen({ screen: 'success', user, isNewUser, loginMethod })
+
+  const redirectLoginFailed = (code: ErrorCode) => {
+    instance.emitLoginEvent({ type: 'error', code })
+    if (code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
   }
 
   const sendSms = async (phoneNumber: string) => {
@@ -216,7 +257,11 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     // A link has no post-login sequence: the user was already logged in.
     const next = linking ? null : nextPostLoginScreen({ user, isNewUser, loginMethod, config })
     const timer = next
-      ? setTimeout(() => setScreen(next), POST_LOGIN_DELAY_MS)
+      ? // Spec 01 §4 "OAuth": the sequence starts 1.4 s after a social login's success.
+        setTimeout(
+          () => setScreen(next),
+          isOAuthProvider(loginMethod) ? SUCCESS_CLOSE_DELAY_MS : POST_LOGIN_DELAY_MS,
+        )
       : setTimeout(
           () =>
             finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: linking }),
@@ -303,7 +348,41 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           onBack={backToLanding}
         />
       )
+    case 'oauth':
+      return (
+        <OAuthLogin
+          client={client}
+          provider={screen.provider}
+          ret={screen.ret}
+          startError={screen.startError}
+          intent={linking ? 'link' : 'login'}
+          disableSignup={disableSignup}
+          onDone={redirectLoginDone(screen.provider)}
+          onError={redirectLoginFailed}
+          onBack={backToLanding}
+        />
+      )
+    case 'in-app-browser':
+      return <InAppBrowserScreen onClose={backToLanding} />
+    case 'telegram':
+      return (
+        <TelegramLogin
+          client={client}
+          telegram={appConfig?.telegram_auth_config ?? null}
+          proof={screen.proof}
+          intent={linking ? 'link' : 'login'}
+          disableSignup={disableSignup}
+          onDone={redirectLoginDone('telegram')}
+          onError={redirectLoginFailed}
+          onBack={backToLanding}
+        />
+      )
     case 'success':
+      // Spec 01 §2: social and Telegram logins end on 'Successfully connected with {provider}'.
+      if (screen.loginMethod === 'telegram')
+        return <TelegramStatusScreen state={{ status: 'success', ...screen }} />
+      if (isOAuthProvider(screen.loginMethod))
+        return <OAuthStatusScreen provider={screen.loginMethod} status="done" />
       return <SuccessScreen linked={linking} />
     case 'account-not-found':
       return <AccountNotFoundScreen onRetry={backToLanding} />

@@ -1,5 +1,7 @@
-import type { LoginMethod, User } from '@latchkey/core'
+import type { LoginMethod, OAuthReturn, TelegramProof, User } from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
+import type { OAuthProvider } from '@latchkey/protocol/schemas'
+import type { OAuthFailure } from './methods/oauth/OAuthLogin.tsx'
 
 /**
  * The screens the login modal can show, one member per screen file under
@@ -12,6 +14,9 @@ export type Screen =
   | { screen: 'sms-entry' }
   | { screen: 'sms-code'; phoneNumber: string; channel: 'sms' | 'whatsapp' }
   | { screen: 'email-code'; email: string }
+  | { screen: 'oauth'; provider: OAuthProvider; ret: OAuthReturn | null; startError?: OAuthFailure }
+  | { screen: 'in-app-browser' }
+  | { screen: 'telegram'; proof: TelegramProof | null }
   | { screen: 'success'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
   | { screen: 'error'; code: ErrorCode }
   | { screen: 'account-not-found' }

@@ -56,7 +56,7 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
   }),
   // OAuth login (docs/login-oauth.md): the app's client at the provider (TikTok: client key).
   z.object({
-    provider: z.enum(OAUTH_PROVIDERS as [OAuthProvider, ...OAuthProvider[]]),
+    provider: z.enum(OAUTH_PROVIDERS),
     client_id: token('client_id', 512),
     client_secret: token('client_secret', 4096),
   }),

@@ -13,6 +13,8 @@ export interface OAuthStatusScreenProps {
   status: 'initial' | 'loading' | 'done' | 'error'
   /** The failure's code (`state.error.code`); its spec wording is the detail line. */
   errorCode?: ErrorCode | null
+  /** Shown instead of the code's catalogue wording (the server's message, where the spec says so). */
+  errorMessage?: string
   /** Offered as 'Retry' when the error is retryable (e.g. start the provider login again). */
   onRetry?: () => void
   onBack?: () => void
@@ -30,6 +32,7 @@ export function OAuthStatusScreen({
   provider,
   status,
   errorCode,
+  errorMessage,
   onRetry,
   onBack,
 }: OAuthStatusScreenProps) {
@@ -39,7 +42,7 @@ export function OAuthStatusScreen({
     return (
       <ScreenLayout
         title="Authentication failed"
-        subtitle={message.title}
+        subtitle={errorMessage ?? message.title}
         onBack={onBack}
         media={
           <StatusIcon tone="error">

@@ -1,0 +1,187 @@
+import { oauthPendingKey } from '@latchkey/core'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { LatchkeyConfig } from '../../../config.ts'
+import { useLatchkey } from '../../../hooks/useLatchkey.ts'
+import { useLogin } from '../../../hooks/useLogin.ts'
+import { LatchkeyProvider } from '../../../LatchkeyProvider.tsx'
+import {
+  API_URL,
+  APP_ID,
+  accessToken,
+  createFakeServer,
+  wireUser,
+} from '../../../test/fake-server.ts'
+
+// The modal's side of social login: the landing button leaves for the
+// provider; the provider's return reopens the modal, which finishes it.
+
+interface Call {
+  path: string
+  body: Record<string, unknown> | undefined
+}
+let calls: Call[]
+let authenticate: () => Response
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const loggedIn = () => {
+  const now = Math.floor(Date.now() / 1000)
+  return json(200, {
+    user: wireUser('g@example.com', now),
+    is_new_user: true,
+    token: accessToken(now + 3600),
+    refresh_token: 'refresh-1',
+    identity_token: null,
+    session_update_action: 'set',
+  })
+}
+
+beforeEach(() => {
+  localStorage.clear()
+  sessionStorage.clear()
+  calls = []
+  authenticate = loggedIn
+  const base = createFakeServer()
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = new URL(String(input)).pathname
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
+    calls.push({ path, body })
+    if (path === '/api/v1/oauth/init') return json(200, { url: 'https://accounts.example/auth' })
+    if (path === '/api/v1/oauth/authenticate') return authenticate()
+    return base.fetch(input, init)
+  })
+})
+afterEach(() => {
+  cleanup()
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+  vi.useRealTimers()
+  history.replaceState(null, '', '/')
+})
+
+const CONFIG: LatchkeyConfig = { loginMethods: ['email', 'google', 'github'] }
+
+function Host({ onComplete }: { onComplete?: () => void }) {
+  const { ready, authenticated } = useLatchkey()
+  const { login } = useLogin({ onComplete })
+  if (!ready) return null
+  return authenticated ? (
+    <p>Logged in</p>
+  ) : (
+    <button type="button" onClick={() => login()}>
+      Log in
+    </button>
+  )
+}
+
+const renderHost = (onComplete?: () => void) =>
+  render(
+    <LatchkeyProvider appId={APP_ID} apiUrl={API_URL} config={CONFIG}>
+      <Host onComplete={onComplete} />
+    </LatchkeyProvider>,
+  )
+
+const STATE = 's'.repeat(43)
+function pendingFromModal(ui: 'modal' | 'app' = 'modal') {
+  sessionStorage.setItem(
+    oauthPendingKey(APP_ID),
+    JSON.stringify({
+      provider: 'google',
+      intent: 'login',
+      disableSignup: false,
+      stateCode: STATE,
+      codeVerifier: 'v'.repeat(64),
+      createdAt: Date.now(),
+      ui,
+    }),
+  )
+}
+
+describe('social login in the modal', () => {
+  it('the landing button leaves for the provider, remembering that the modal asked', async () => {
+    const assign = vi.fn()
+    vi.spyOn(window.location, 'assign').mockImplementation(assign)
+    renderHost()
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    const google = await screen.findByRole('button', { name: 'Continue with Google' })
+    fireEvent.click(google)
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth'))
+    // Spec 01 §2: disabled for 2 s after a click.
+    expect((google as HTMLButtonElement).disabled).toBe(true)
+    expect(calls.find((c) => c.path === '/api/v1/oauth/init')?.body).toMatchObject({
+      provider: 'google',
+      intent: 'login',
+    })
+    expect(JSON.parse(sessionStorage.getItem(oauthPendingKey(APP_ID)) ?? '{}').ui).toBe('modal')
+  })
+
+  it("the return opens the modal: 'Verifying connection' → 'Successfully connected' → closes", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    pendingFromModal()
+    history.replaceState(null, '', `/?code=abc&state=${STATE}&keep=1`)
+    let release: () => void = () => {}
+    authenticate = () => {
+      const gate = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      return gate.then(loggedIn) as unknown as Response
+    }
+    const onComplete = vi.fn()
+    renderHost(onComplete)
+
+    await screen.findByRole('heading', { name: 'Verifying connection to Google' })
+    expect(location.search).toBe('?keep=1')
+    await act(async () => release())
+    await screen.findByRole('heading', { name: 'Successfully connected with Google' })
+    await act(() => vi.advanceTimersByTimeAsync(1_400))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(onComplete).toHaveBeenCalledWith(
+      expect.objectContaining({ loginMethod: 'google', isNewUser: true }),
+    )
+    expect(screen.getByText('Logged in')).toBeTruthy()
+  })
+
+  it('a foreign state is the phishing warning, with no Retry and no server call', async () => {
+    pendingFromModal()
+    history.replaceState(null, '', '/?code=abc&state=someone-elses')
+    renderHost()
+    await screen.findByRole('heading', { name: 'Authentication failed' })
+    expect(screen.getByText('Unexpected auth flow. This may be a phishing attempt.')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
+    expect(calls.some((c) => c.path === '/api/v1/oauth/authenticate')).toBe(false)
+  })
+
+  it('a denial offers Retry, which leaves for the provider again', async () => {
+    const assign = vi.fn()
+    vi.spyOn(window.location, 'assign').mockImplementation(assign)
+    pendingFromModal()
+    history.replaceState(null, '', `/?error=access_denied&state=${STATE}`)
+    renderHost()
+    await screen.findByRole('heading', { name: 'Authentication failed' })
+    expect(screen.getByText('Invalid code during OAuth flow.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth'))
+  })
+
+  it("a link beyond one per provider shows the server's message", async () => {
+    pendingFromModal()
+    history.replaceState(null, '', `/?code=abc&state=${STATE}`)
+    authenticate = () =>
+      json(400, {
+        code: 'CANNOT_LINK_MORE_OF_TYPE',
+        message: 'You cannot authorize more than one account for this user.',
+      })
+    renderHost()
+    await screen.findByText('You cannot authorize more than one account for this user.')
+  })
+
+  it("leaves a return started by the app's own UI to the app", async () => {
+    pendingFromModal('app')
+    history.replaceState(null, '', `/?code=abc&state=${STATE}`)
+    renderHost()
+    await screen.findByRole('button', { name: 'Log in' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(location.search).toBe(`?code=abc&state=${STATE}`)
+  })
+})
