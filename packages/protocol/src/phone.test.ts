@@ -5,6 +5,7 @@ import {
   normalizePhoneNumber,
   phoneCountries,
   phoneDigits,
+  splitPhoneNumber,
   toE164Phone,
 } from './phone.ts'
 import { phoneNumberSchema, smsInitRequestSchema } from './schemas/sms.ts'
@@ -48,5 +49,11 @@ describe('phone numbers (spec 01 §5 "Phone")', () => {
     expect(phoneNumberSchema.safeParse('call me').success).toBe(false)
     expect(phoneNumberSchema.safeParse('+1234567890123456').success).toBe(false)
     expect(smsInitRequestSchema.safeParse({ phoneNumber: '+14155552671' }).success).toBe(true)
+  })
+
+  it('splits an international number into country and national digits (prefill)', () => {
+    expect(splitPhoneNumber('+447400123456')).toEqual({ country: 'GB', national: '7400123456' })
+    expect(splitPhoneNumber('+1 415-555-2671')).toEqual({ country: 'US', national: '4155552671' })
+    expect(splitPhoneNumber('+1 000')).toBeNull()
   })
 })

@@ -81,3 +81,17 @@ export function normalizePhoneNumber(value: string): string | null {
   const parsed = parsePhoneNumberFromString(`+${digits}`)
   return parsed?.isValid() ? parsed.number : null
 }
+
+/**
+ * An international number split for the phone input: its country and the
+ * national digits; null when it is not a valid number of a known country.
+ *
+ * @example
+ * splitPhoneNumber('+447400123456') // { country: 'GB', national: '7400123456' }
+ */
+export function splitPhoneNumber(value: string): { country: CountryCode; national: string } | null {
+  const e164 = normalizePhoneNumber(value)
+  const parsed = e164 ? parsePhoneNumberFromString(e164) : undefined
+  if (!parsed?.country) return null
+  return { country: parsed.country, national: String(parsed.nationalNumber) }
+}

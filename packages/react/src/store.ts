@@ -14,8 +14,8 @@ import type { TypedData } from './hooks/useSignTypedData.ts'
 
 /** "Login data" of spec 01 §3: what a `login()` call may ask of the modal. */
 export interface LoginOptions {
-  /** Pre-fills the email input. */
-  prefill?: { type: 'email'; value: string }
+  /** Pre-fills the email input, or the phone input (E.164). */
+  prefill?: { type: 'email' | 'phone'; value: string }
   /** Restrict this login to existing users (mode `no-signup`). */
   disableSignup?: boolean
   /** Link a method to the logged-in user instead of logging in (`openLink`). */

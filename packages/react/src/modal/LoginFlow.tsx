@@ -103,7 +103,8 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const linking = loginOptions.intent === 'link'
   const [screen, setScreen] = useState<Screen>(() => initialScreen(loginOptions))
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
-  const [lastEmail, setLastEmail] = useState(loginOptions.prefill?.value ?? '')
+  const { prefill } = loginOptions
+  const [lastEmail, setLastEmail] = useState(prefill?.type === 'email' ? prefill.value : '')
   const [recentMethod] = useState(() => getRecentLoginMethod(client.storage, client.appId))
   const disableSignup = loginOptions.disableSignup ?? false
   const flow = useMemo(
@@ -216,6 +217,8 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
         onSubmit={(phone) => void sendSms(phone)}
         onEdit={() => setSmsSendError(null)}
         autoFocus={autoFocus}
+        defaultValue={prefill?.type === 'phone' ? prefill.value : undefined}
+        recent={recentMethod === 'sms'}
       />
     </Suspense>
   )

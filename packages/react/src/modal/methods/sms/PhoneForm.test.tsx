@@ -89,4 +89,20 @@ describe('PhoneForm', () => {
     type('4')
     expect(onEdit).toHaveBeenCalled()
   })
+
+  it('prefills a number in its own country, ready to submit', () => {
+    const onSubmit = vi.fn()
+    render(<PhoneForm {...base} onSubmit={onSubmit} defaultValue="+447400123456" />)
+    expect(country().value).toBe('GB')
+    expect(input().value).toBe('7400123456')
+    fireEvent.click(submit())
+    expect(onSubmit).toHaveBeenCalledWith('+447400123456')
+  })
+
+  it("shows the 'Recent' chip while the field is empty", () => {
+    render(<PhoneForm {...base} recent />)
+    expect(screen.getByText('Recent')).toBeTruthy()
+    type('415')
+    expect(screen.queryByText('Recent')).toBeNull()
+  })
 })

@@ -5,6 +5,7 @@ import {
   MAX_PHONE_DIGITS,
   phoneCountries,
   phoneDigits,
+  splitPhoneNumber,
   toE164Phone,
 } from '@latchkey/protocol/phone'
 import { useId, useMemo, useState } from 'react'
@@ -24,6 +25,10 @@ export interface PhoneFormProps {
   /** Called when the user edits the number or the country (the caller may clear `error`). */
   onEdit?(): void
   autoFocus?: boolean
+  /** A number to start with, in E.164 (`prefill` of type phone); its country wins. */
+  defaultValue?: string
+  /** Draws the 'Recent' chip: this browser last logged in by phone. */
+  recent?: boolean
 }
 
 /** The spec's note on the phone screen (spec 01 §2 "Phone input"). */
@@ -57,12 +62,17 @@ export function PhoneForm({
   onSubmit,
   onEdit,
   autoFocus = true,
+  defaultValue,
+  recent = false,
 }: PhoneFormProps) {
-  const initial: CountryCode = isPhoneCountry(defaultCountry?.toUpperCase())
-    ? (defaultCountry?.toUpperCase() as CountryCode)
-    : DEFAULT_PHONE_COUNTRY
+  const prefill = defaultValue ? splitPhoneNumber(defaultValue) : null
+  const initial: CountryCode =
+    prefill?.country ??
+    (isPhoneCountry(defaultCountry?.toUpperCase())
+      ? (defaultCountry?.toUpperCase() as CountryCode)
+      : DEFAULT_PHONE_COUNTRY)
   const [country, setCountry] = useState<CountryCode>(initial)
-  const [digits, setDigits] = useState('')
+  const [digits, setDigits] = useState(prefill?.national ?? '')
   const messageId = useId()
   const noteId = useId()
   const options = useMemo(() => {
@@ -119,6 +129,7 @@ export function PhoneForm({
             onEdit?.()
           }}
         />
+        {recent && digits === '' && <span className="lk-chip">Recent</span>}
       </div>
       {error && (
         <p className="lk-inline-error" id={messageId} role="alert">
