@@ -86,8 +86,10 @@ await Promise.all([waitFor(`${serverUrl}/api/v1/openapi.json`), waitFor(demoUrl)
 console.log(`
   Latchkey server:  ${serverUrl}
   Dev mailbox:      ${serverUrl}/dev/mailbox
+  Dev SMS outbox:   ${serverUrl}/dev/outbox
   Demo app:         ${demoUrl}
   Demo app id:      ${DEMO_APP_ID}
 
-  Open the demo, click "Log in", and read your code in the dev mailbox (it is printed here too).
+  Open the demo, click "Log in", and read your code in the dev mailbox or SMS outbox
+  (it is printed here too), or click "Continue as guest".
 `)
