@@ -1,6 +1,5 @@
 import {
   createEmailFlow,
-  createSmsFlow,
   getRecentLoginMethod,
   type LatchkeyError,
   type LoginMethod,
@@ -22,6 +21,7 @@ import { ScreenLayout } from './components/ScreenLayout.tsx'
 import { isInAppBrowser } from './methods/oauth/in-app-browser.ts'
 import { InAppBrowserScreen, OAuthLogin, startOAuthFromModal } from './methods/oauth/OAuthLogin.tsx'
 import { OAuthStatusScreen } from './methods/oauth/OAuthStatusScreen.tsx'
+import { useSmsLogin } from './methods/sms/useSmsLogin.tsx'
 import { TelegramLogin } from './methods/telegram/TelegramLogin.tsx'
 import { TelegramStatusScreen } from './methods/telegram/TelegramStatusScreen.tsx'
 import { nextPostLoginScreen } from './post-login.ts'
@@ -57,20 +57,6 @@ const FATAL_SUBMIT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ACCOUNT_ALREADY_LINKED',
   'APP_NOT_FOUND',
   'ORIGIN_NOT_ALLOWED',
-])
-
-// The phone input carries libphonenumber's metadata: loaded only when SMS login is drawn.
-const PhoneForm = lazy(() =>
-  import('./methods/sms/PhoneForm.tsx').then((m) => ({ default: m.PhoneForm })),
-)
-
-// SMS send failures shown under the phone input; others get the error screen.
-const INLINE_SMS_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'INVALID_PHONE_NUMBER',
-  'SMS_REGION_NOT_ALLOWED',
-  'INVALID_PAYLOAD',
-  'TOO_MANY_REQUESTS',
-  'RESEND_COOLDOWN',
 ])
 
 const isOAuthProvider = (method: LoginMethod): method is OAuthProvider =>
@@ -116,15 +102,22 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     [client, config.disablePlusEmails, disableSignup, linking],
   )
   const flowState = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
-  const smsFlow = useMemo(
-    () =>
-      createSmsFlow(client, {
-        intent: linking ? { type: 'link' } : { type: 'login', disableSignup },
-      }),
-    [client, disableSignup, linking],
-  )
-  const smsState = useSyncExternalStore(smsFlow.subscribe, smsFlow.getState, smsFlow.getState)
-  const [smsSendError, setSmsSendError] = useState<ErrorCode | null>(null)
+  const sms = useSmsLogin({
+    client,
+    config,
+    linking,
+    disableSignup,
+    prefill: prefill?.type === 'phone' ? prefill.value : undefined,
+    recent: recentMethod === 'sms',
+    onCodeSent: (phoneNumber, channel) => setScreen({ screen: 'sms-code', phoneNumber, channel }),
+    onDone: ({ user, isNewUser }) =>
+      setScreen({ screen: 'success', user, isNewUser, loginMethod: 'sms' }),
+    onFailure: (error, step) => {
+      if (step !== 'send') return fail(error, step === 'resend' ? 'send' : 'submit')
+      instance.emitLoginEvent({ type: 'error', code: error.code })
+      if (!sms.isInlineSendError(error.code)) setScreen({ screen: 'error', code: error.code })
+    },
+  })
   const finished = useRef(onFinished)
   finished.current = onFinished
 
@@ -139,8 +132,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
 
   const backToLanding = () => {
     flow.reset()
-    smsFlow.reset()
-    setSmsSendError(null)
+    sms.reset()
     setSendError(null)
     setScreen({ screen: 'landing' })
   }
@@ -173,55 +165,6 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     instance.emitLoginEvent({ type: 'error', code })
     if (code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
   }
-
-  const sendSms = async (phoneNumber: string) => {
-    setSmsSendError(null)
-    await smsFlow.sendCode(phoneNumber)
-    const state = smsFlow.getState()
-    if (state.status === 'awaiting-code-input')
-      setScreen({ screen: 'sms-code', phoneNumber: state.phoneNumber, channel: state.channel })
-    else if (state.status === 'error') {
-      instance.emitLoginEvent({ type: 'error', code: state.error.code })
-      if (INLINE_SMS_SEND_ERRORS.has(state.error.code)) setSmsSendError(state.error.code)
-      else setScreen({ screen: 'error', code: state.error.code })
-    }
-  }
-
-  const resendSms = async () => {
-    await smsFlow.resendCode()
-    const state = smsFlow.getState()
-    if (state.status === 'error') fail(state.error, 'send')
-    return state.status === 'awaiting-code-input'
-  }
-
-  const submitSms = async (code: string) => {
-    await smsFlow.submitCode(code)
-    const state = smsFlow.getState()
-    if (state.status === 'done')
-      setScreen({
-        screen: 'success',
-        user: state.user,
-        isNewUser: state.isNewUser,
-        loginMethod: 'sms',
-      })
-    else if (state.status === 'error') fail(state.error, 'submit')
-  }
-
-  const phoneInput = (autoFocus: boolean) => (
-    <Suspense fallback={null}>
-      <PhoneForm
-        defaultCountry={config.defaultCountry}
-        whatsapp={config.whatsappEnabled}
-        busy={smsState.status === 'sending-code'}
-        error={smsSendError ? errorMessages[smsSendError].title : null}
-        onSubmit={(phone) => void sendSms(phone)}
-        onEdit={() => setSmsSendError(null)}
-        autoFocus={autoFocus}
-        defaultValue={prefill?.type === 'phone' ? prefill.value : undefined}
-        recent={recentMethod === 'sms'}
-      />
-    </Suspense>
-  )
 
   const sendCode = async (email: string) => {
     setSendError(null)
@@ -293,7 +236,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
             onEdit: () => setSendError(null),
             defaultValue: lastEmail,
           }}
-          phoneInput={phoneInput(!config.loginMethods.includes('email'))}
+          phoneInput={sms.phoneInput(!config.loginMethods.includes('email'))}
           onMethod={chooseMethod}
           onOverflow={(methods, title) => setScreen({ screen: 'more-options', title, methods })}
         />
@@ -301,7 +244,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     case 'sms-entry':
       return (
         <ScreenLayout title="Log in with phone" onBack={backToLanding}>
-          {phoneInput(true)}
+          {sms.phoneInput(true)}
         </ScreenLayout>
       )
     case 'sms-code':
@@ -310,10 +253,10 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           email={screen.phoneNumber}
           channel={screen.channel}
           appName={config.appName}
-          submitting={smsState.status === 'submitting-code'}
-          error={smsState.status === 'error' ? smsState : null}
-          onSubmitCode={submitSms}
-          onResend={resendSms}
+          submitting={sms.state.status === 'submitting-code'}
+          error={sms.state.status === 'error' ? sms.state : null}
+          onSubmitCode={sms.submit}
+          onResend={sms.resend}
           onBack={backToLanding}
         />
       )
