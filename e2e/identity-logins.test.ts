@@ -38,6 +38,20 @@ describe('identity logins in the demo', () => {
     await typeCode(page, await readSmsCode(serverUrl, phone))
     await dialog.waitFor({ state: 'detached', timeout: 30_000 })
     await expect.poll(() => page.getByTestId('user-phone').innerText()).toBe(phone)
+    const id = await userId(page)
+
+    // Change the number: the code goes to the new one (old, new and code, spec 01 §5).
+    const next = uniquePhone()
+    await page.getByRole('button', { name: `Change phone ${phone}` }).click()
+    await dialog.getByRole('heading', { name: 'Update your phone' }).waitFor()
+    await dialog.getByRole('textbox', { name: 'Phone number' }).fill(next.slice(2))
+    await dialog.getByRole('button', { name: 'Continue with SMS' }).click()
+    await dialog.getByRole('heading', { name: 'Enter confirmation code' }).waitFor()
+    await typeCode(page, await readSmsCode(serverUrl, next))
+    await dialog.getByText('Your account is updated.').waitFor({ timeout: 30_000 })
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 })
+    await expect.poll(() => page.getByTestId('user-phone').innerText()).toBe(next)
+    expect(await userId(page)).toBe(id)
     await context.close()
   })
 

@@ -18,8 +18,13 @@ export interface LoginOptions {
   prefill?: { type: 'email' | 'phone'; value: string }
   /** Restrict this login to existing users (mode `no-signup`). */
   disableSignup?: boolean
-  /** Link a method to the logged-in user instead of logging in (`openLink`). */
-  intent?: 'login' | 'link'
+  /**
+   * Link a method to the logged-in user (`openLink`), or replace their email
+   * or phone (`openUpdate`), instead of logging in.
+   */
+  intent?: 'login' | 'link' | 'update'
+  /** Intent 'update': the address or number being replaced. */
+  current?: string
   /** Open straight on this method's input (link flows). */
   method?: 'email' | 'sms'
   /** A login that left the page (OAuth, Telegram) and came back to be finished in the modal. */
@@ -209,6 +214,11 @@ export interface LatchkeyInstance {
    */
   openLink(options?: Pick<LoginOptions, 'method'>): void
   /**
+   * Opens the modal to replace the logged-in user's email or phone: the code
+   * goes to the new one (spec 01 §5: old value, new value and code).
+   */
+  openUpdate(options: { method: 'email' | 'sms'; current: string }): void
+  /**
    * Opens the modal on a redirect login's return (OAuth, Telegram) to show
    * its status and finish it, whether it logs in or links.
    */
@@ -334,6 +344,19 @@ export function createLatchkeyInstance(
         requested: true,
         attempt: state.attempt + 1,
         loginOptions: { ...options, intent: 'link' },
+        walletRequest: null,
+      })
+    },
+    openUpdate({ method, current }) {
+      if (client.session.getState().status !== 'authenticated')
+        throw new LatchkeyError('NOT_AUTHENTICATED')
+      settleWalletScreen()
+      rememberOpener()
+      set({
+        open: true,
+        requested: true,
+        attempt: state.attempt + 1,
+        loginOptions: { method, current, intent: 'update' },
         walletRequest: null,
       })
     },

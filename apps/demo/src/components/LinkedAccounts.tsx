@@ -61,6 +61,13 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
     }
   }
 
+  /** Email and phone can be replaced (a code to the new one). */
+  function updater(account: LinkedAccount): (() => void) | null {
+    if (account.type === 'email') return () => link.updateEmail(account.address)
+    if (account.type === 'phone') return () => link.updatePhone(account.number)
+    return null
+  }
+
   /** Starts a redirect link (OAuth, Telegram); an error before leaving shows here. */
   const leaveToLink = (start: () => Promise<void> | void) => async () => {
     setError(null)
@@ -147,7 +154,17 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
                     {dateFormat.format(account.verifiedAt)}
                   </time>
                 </td>
-                <td>
+                <td className="row-actions">
+                  {updater(account) && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Change ${account.type} ${identifier(account)}`}
+                      onClick={updater(account) ?? undefined}
+                    >
+                      Change
+                    </button>
+                  )}
                   <UnlinkButton
                     label={`Unlink ${account.type} ${identifier(account)}`}
                     unlink={unlinker(account)}

@@ -28,6 +28,10 @@ export interface UseLinkAccountReturnType {
   linkOAuth(provider: OAuthProvider): Promise<void>
   /** Leaves for Telegram's login page; back on this page the modal links the account. */
   linkTelegram(): void
+  /** Opens the modal to replace `current` (the user's address): the code goes to the new one. */
+  updateEmail(current: string): void
+  /** Opens the modal to replace the user's phone number `current` (E.164). */
+  updatePhone(current: string): void
   /** Unlinks an email address (the user must keep one login method). */
   unlinkEmail(address: string): Promise<User>
   /** Unlinks a phone number (E.164). */
@@ -62,6 +66,8 @@ export function useLinkAccount(): UseLinkAccountReturnType {
     return {
       linkEmail: () => instance.openLink({ method: 'email' }),
       linkPhone: () => instance.openLink({ method: 'sms' }),
+      updateEmail: (current) => instance.openUpdate({ method: 'email', current }),
+      updatePhone: (current) => instance.openUpdate({ method: 'sms', current }),
       linkOAuth: async (provider) => {
         requireUser()
         await initOAuth(client, { provider, intent: 'link', ui: 'modal' })

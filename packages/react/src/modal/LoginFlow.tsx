@@ -10,9 +10,9 @@ import {
   POST_LOGIN_DELAY_MS,
   SUCCESS_CLOSE_DELAY_MS,
 } from '@latchkey/protocol/constants'
-import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useUiState } from '../context.ts'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
@@ -72,6 +72,13 @@ function initialScreen({ resume, method }: LoginOptions): Screen {
   return { screen: 'landing' }
 }
 
+/** The email and phone entry screens' titles per intent. */
+const ENTRY_TITLES = {
+  login: { email: 'Log in with email', sms: 'Log in with phone' },
+  link: { email: 'Link your email', sms: 'Link your phone' },
+  update: { email: 'Update your email', sms: 'Update your phone' },
+} as const
+
 /** Screens whose input sends a code (send errors show inline there). */
 const isEntryScreen = (screen: Screen) =>
   screen.screen === 'landing' || screen.screen === 'email-entry'
@@ -86,7 +93,9 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const session = useSession(client)
   const { appConfig, appConfigError } = useUiState(instance)
   const config = useResolvedConfig(instance)
-  const linking = loginOptions.intent === 'link'
+  const intent = loginOptions.intent ?? 'login'
+  // Linking or updating: the user is already logged in, so no post-login sequence.
+  const linking = intent !== 'login'
   const [screen, setScreen] = useState<Screen>(() => initialScreen(loginOptions))
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
   const { prefill } = loginOptions
@@ -97,16 +106,25 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     () =>
       createEmailFlow(client, {
         disablePlusEmails: config.disablePlusEmails,
-        intent: linking ? { type: 'link' } : { type: 'login', disableSignup },
+        intent:
+          intent === 'update'
+            ? { type: 'update', oldAddress: loginOptions.current ?? '' }
+            : intent === 'link'
+              ? { type: 'link' }
+              : { type: 'login', disableSignup },
       }),
-    [client, config.disablePlusEmails, disableSignup, linking],
+    [client, config.disablePlusEmails, disableSignup, intent, loginOptions.current],
   )
   const flowState = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
   const sms = useSmsLogin({
     client,
     config,
-    linking,
-    disableSignup,
+    intent:
+      intent === 'update'
+        ? { type: 'update', oldPhoneNumber: loginOptions.current ?? '' }
+        : intent === 'link'
+          ? { type: 'link' }
+          : { type: 'login', disableSignup },
     prefill: prefill?.type === 'phone' ? prefill.value : undefined,
     recent: recentMethod === 'sms',
     onCodeSent: (phoneNumber, channel) => setScreen({ screen: 'sms-code', phoneNumber, channel }),
@@ -243,7 +261,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
       )
     case 'sms-entry':
       return (
-        <ScreenLayout title="Log in with phone" onBack={backToLanding}>
+        <ScreenLayout title={ENTRY_TITLES[intent].sms} onBack={backToLanding}>
           {sms.phoneInput(true)}
         </ScreenLayout>
       )
@@ -280,6 +298,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           disablePlusEmails={config.disablePlusEmails}
           defaultValue={lastEmail}
           onBack={backToLanding}
+          title={ENTRY_TITLES[intent].email}
         />
       )
     case 'email-code':
@@ -329,7 +348,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
         return <TelegramStatusScreen state={{ status: 'success', ...screen }} />
       if (isOAuthProvider(screen.loginMethod))
         return <OAuthStatusScreen provider={screen.loginMethod} status="done" />
-      return <SuccessScreen linked={linking} />
+      return <SuccessScreen intent={intent} />
     case 'account-not-found':
       return <AccountNotFoundScreen onRetry={backToLanding} />
     case 'error':

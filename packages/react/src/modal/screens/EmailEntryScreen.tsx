@@ -10,12 +10,14 @@ export interface EmailEntryScreenProps {
   disablePlusEmails: boolean
   defaultValue?: string
   onBack(): void
+  /** Default 'Log in with email'. */
+  title?: string
 }
 
 /** The email input on its own screen: `hideDirectWeb2Inputs` makes email a landing button. */
 export function EmailEntryScreen(props: EmailEntryScreenProps) {
   return (
-    <ScreenLayout title="Log in with email" onBack={props.onBack}>
+    <ScreenLayout title={props.title ?? 'Log in with email'} onBack={props.onBack}>
       <EmailForm
         onSubmit={props.onSubmit}
         submitting={props.sending}

@@ -1,4 +1,10 @@
-import { createSmsFlow, type LatchkeyClient, type LatchkeyError, type User } from '@latchkey/core'
+import {
+  createSmsFlow,
+  type LatchkeyClient,
+  type LatchkeyError,
+  type SmsFlowIntent,
+  type User,
+} from '@latchkey/core'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import { lazy, type ReactNode, Suspense, useMemo, useState, useSyncExternalStore } from 'react'
 import type { ResolvedConfig } from '../../../config.ts'
@@ -18,8 +24,8 @@ const INLINE_SMS_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 export interface UseSmsLoginOptions {
   client: LatchkeyClient
   config: ResolvedConfig
-  linking: boolean
-  disableSignup: boolean
+  /** Log in, link, or replace the user's number. */
+  intent: SmsFlowIntent
   /** `prefill` of type phone (E.164). */
   prefill?: string
   /** This browser last logged in by phone (the 'Recent' chip). */
@@ -37,14 +43,9 @@ export interface UseSmsLoginOptions {
  * only places `phoneInput` and moves between screens.
  */
 export function useSmsLogin(options: UseSmsLoginOptions) {
-  const { client, config, linking, disableSignup } = options
-  const flow = useMemo(
-    () =>
-      createSmsFlow(client, {
-        intent: linking ? { type: 'link' } : { type: 'login', disableSignup },
-      }),
-    [client, disableSignup, linking],
-  )
+  const { client, config, intent } = options
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one flow per modal attempt; the intent is fixed for it
+  const flow = useMemo(() => createSmsFlow(client, { intent }), [client])
   const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
 
