@@ -175,7 +175,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     if (credentialsCommand) {
       const [action, appId, provider] = [argv[2], positionals[0], positionals[1]]
       if (!appId || !provider || !isCredentialProvider(provider) || positionals.length > 2) {
-        err('apps credentials set|delete needs an app id and a provider (google-drive or icloud)')
+        err(
+          'apps credentials set|delete needs an app id and a provider (google-drive, icloud, telegram, or an OAuth provider such as google or github)',
+        )
         return 1
       }
       if (action === 'delete') {
