@@ -2,8 +2,8 @@ import {
   createLatchkeyClient,
   type LatchkeyClient,
   LatchkeyError,
-  takeOAuthReturn,
-  takeTelegramRedirect,
+  oauthPendingKey,
+  telegramPendingKey,
 } from '@latchkey/core'
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
@@ -35,6 +35,19 @@ const mayBeCloudConsentReturn = () => {
     (params.has('state') && (params.has('code') || params.has('error'))) ||
     params.has('ckWebAuthToken')
   )
+}
+
+/** This tab left for a social provider or Telegram (the flows keep a marker in sessionStorage). */
+const redirectLoginPending = (appId: string) => {
+  try {
+    const store = globalThis.sessionStorage
+    return (
+      store?.getItem(oauthPendingKey(appId)) != null ||
+      store?.getItem(telegramPendingKey(appId)) != null
+    )
+  } catch {
+    return false
+  }
 }
 
 // sdk_initialize goes out once per configuration of a client (spec 01 §7),
@@ -84,12 +97,11 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
-    // Back from a login the modal started on a provider's page (spec 01 §2:
-    // the return's parameters are read and removed): the modal finishes it.
-    const oauth = takeOAuthReturn(instance.client, { ui: 'modal' })
-    if (oauth) instance.resumeLogin({ kind: 'oauth', ret: oauth })
-    const telegram = takeTelegramRedirect(instance.client, { ui: 'modal' })
-    if (telegram) instance.resumeLogin({ kind: 'telegram', ...telegram })
+    // Back from a social or Telegram login: the modal finishes it (its code loads only then).
+    if (redirectLoginPending(instance.client.appId))
+      void import('./redirect-return.ts').then(({ resumeRedirectLogin }) =>
+        resumeRedirectLogin(instance),
+      )
     // Back from a Google Drive / iCloud consent: finish the backup or recovery
     // (its code loads only then).
     if (mayBeCloudConsentReturn())

@@ -11,6 +11,9 @@ import { LatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
 import { pkceChallenge } from '../wallets/cloudRecovery.ts'
+import { oauthPendingKey } from './pending-keys.ts'
+
+export { oauthPendingKey }
 
 /*
  * OAuth login (spec 01 §4 "OAuth", §7; docs/login-oauth.md): a full-page
@@ -54,7 +57,6 @@ const RETURN_PARAMS = [
   'hd',
 ]
 
-export const oauthPendingKey = (appId: string) => `latchkey:${appId}:oauth-login`
 /** Cloud recovery's pending consent (wallets/cloudRecovery.ts): a return with its state is not ours. */
 const cloudPendingKey = (appId: string) => `latchkey:${appId}:cloud-recovery`
 

@@ -9,6 +9,9 @@ import type { LatchkeyClient } from '../client.ts'
 import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { telegramPendingKey } from './pending-keys.ts'
+
+export { telegramPendingKey }
 
 /**
  * One of Telegram's two signed payloads: the Login Widget result (callback
@@ -224,8 +227,6 @@ export interface PendingTelegram {
 
 /** A pending Telegram login older than this is ignored (Telegram's auth_date check is a day). */
 export const TELEGRAM_LOGIN_MAX_AGE_MS = 15 * 60 * 1000
-
-export const telegramPendingKey = (appId: string) => `latchkey:${appId}:telegram-login`
 
 function sessionStore(): Storage | null {
   try {

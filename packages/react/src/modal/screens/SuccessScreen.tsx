@@ -9,7 +9,11 @@ const SUBTITLES = {
 } as const
 
 /** What a screen reader hears (the subtitle is read with the heading). */
-const STATUS = { login: 'Logged in successfully', link: 'Account linked', update: 'Account updated' }
+const STATUS = {
+  login: 'Logged in successfully',
+  link: 'Account linked',
+  update: 'Account updated',
+}
 
 /** Shown after a successful login while the post-login sequence runs; the modal closes 1.4 s later. */
 export function SuccessScreen({ intent = 'login' }: { intent?: keyof typeof SUBTITLES }) {

@@ -1,0 +1,15 @@
+import { takeOAuthReturn, takeTelegramRedirect } from '@latchkey/core'
+import type { LatchkeyInstance } from './store.ts'
+
+/**
+ * Back from a login the modal started on a provider's page (spec 01 §2: the
+ * return's parameters are read and removed): reopens the modal to finish it.
+ * Loaded only when this tab has such a login pending, so social and Telegram
+ * code stays out of the provider's first chunk.
+ */
+export function resumeRedirectLogin(instance: LatchkeyInstance): void {
+  const oauth = takeOAuthReturn(instance.client, { ui: 'modal' })
+  if (oauth) return instance.resumeLogin({ kind: 'oauth', ret: oauth })
+  const telegram = takeTelegramRedirect(instance.client, { ui: 'modal' })
+  if (telegram) instance.resumeLogin({ kind: 'telegram', ...telegram })
+}
