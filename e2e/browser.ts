@@ -72,3 +72,58 @@ export async function logInToDemo(
   await typeCode(page, await readCode(urls.serverUrl, email, sentAfter))
   return dialog
 }
+
+/** The signed-in user's id, as the demo shows it. */
+export async function userId(page: Page): Promise<string> {
+  return (await page.getByTestId('user-id').textContent())?.trim() ?? ''
+}
+
+/**
+ * Rewrites the query of the page's requests to an OAuth authorization
+ * endpoint, as a test's stand-in for what a user does at the provider: pick
+ * an account (`login_hint`), deny (`login_hint: '__deny__'`), or an attacker
+ * swapping `state`. The browser is redirected to the rewritten URL, so the
+ * provider sees exactly that request. Returns the URLs the page asked for.
+ */
+export async function rewriteAuthorization(
+  page: Page,
+  authorizationUrl: string,
+  params: Record<string, string>,
+): Promise<string[]> {
+  const endpoint = new URL(authorizationUrl)
+  const requested: string[] = []
+  await page.route(
+    (url) => url.origin === endpoint.origin && url.pathname === endpoint.pathname,
+    async (route) => {
+      const url = new URL(route.request().url())
+      if (Object.entries(params).every(([k, v]) => url.searchParams.get(k) === v))
+        return route.continue()
+      requested.push(url.href)
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+      await route.fulfill({ status: 302, headers: { location: url.href } })
+    },
+  )
+  return requested
+}
+
+/**
+ * Holds the page's requests to `url` until `release()`: lets a test see a
+ * state (a spinner while the server answers) that is otherwise over before it
+ * can be looked at. `held` lists the requests that were held.
+ */
+export async function holdRequests(
+  page: Page,
+  url: string,
+): Promise<{ release(): void; held: string[] }> {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const held: string[] = []
+  await page.route(url, async (route) => {
+    held.push(route.request().url())
+    await released
+    await route.continue()
+  })
+  return { release, held }
+}

@@ -10,6 +10,17 @@ export interface E2EContext {
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string
+  /** The local OpenID Provider the app's `google` login uses (its authorization endpoint is `${issuer}/auth`). */
+  oidcIssuer: string
+  /** Accounts that can log in there, picked with `login_hint` (the first when none is given). */
+  oidcAccounts: E2EOidcAccount[]
+  /** The local GitHub look-alike the app's `github` login uses. */
+  githubUrl: string
+}
+
+export interface E2EOidcAccount {
+  sub: string
+  email: string
 }
 
 declare module 'vitest' {
@@ -28,18 +39,38 @@ const ICLOUD_CONTAINER = {
   environment: 'development' as const,
   apiToken: 'ck00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
 }
+/**
+ * Google accounts at the local OpenID Provider, one per purpose so that tests
+ * never depend on each other's users: the first logs in by default.
+ */
+const OIDC_ACCOUNTS: E2EOidcAccount[] = [
+  { sub: 'google-login', email: 'google.login@example.com' },
+  { sub: 'google-link', email: 'google.link@example.com' },
+  { sub: 'google-taken', email: 'google.taken@example.com' },
+]
 const root = join(import.meta.dirname, '..')
 
 /**
  * Starts what a user runs: the Latchkey server (SQLite in a temp dir, or a
  * fresh schema of DATABASE_URL's Postgres) with the dev mailbox, and the demo
- * app on Vite, with the demo's origin allowed.
+ * app on Vite, with the demo's origin allowed. Google and GitHub logins go to
+ * local peers: a real OpenID Provider and a GitHub look-alike.
  */
 export default async function setup(project: TestProject) {
   const { startServer, ensureApp } = await import('@latchkey/server')
   const { startFakeGoogle, startFakeCloudKit } = await import('@latchkey/server/test/fakes')
   const google = await startFakeGoogle({ clients: [GOOGLE_CLIENT] })
   const cloudKit = await startFakeCloudKit(ICLOUD_CONTAINER)
+  const { startTestOidcProvider, startTestGithub } = await import('@latchkey/server/test/oidc')
+  // The server needs the provider's endpoints before it starts, the demo needs
+  // the server's URL, and the provider's client needs the demo's page as its
+  // redirect URI: the provider listens now (its issuer is known) and has the
+  // demo page registered once Vite is up.
+  const oidc = await startTestOidcProvider({
+    redirectUris: [],
+    accounts: OIDC_ACCOUNTS.map((a) => ({ ...a, email_verified: true, name: a.sub })),
+  })
+  const github = await startTestGithub()
   const { createServer } = await import('vite')
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
 
@@ -80,6 +111,7 @@ export default async function setup(project: TestProject) {
       },
       icloud: { apiBaseUrl: cloudKit.apiBaseUrl },
     },
+    oauth: { endpoints: { google: oidc.endpoints, github: github.endpoints } },
     logger: { info() {}, warn() {}, error: (m: string) => console.error(m) },
   })
 
@@ -89,19 +121,22 @@ export default async function setup(project: TestProject) {
     root: join(root, 'apps/demo'),
     configFile: join(root, 'apps/demo/vite.config.ts'),
     logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0, strictPort: false },
+    // No HMR: a source file saved during a run must not reload a page mid-test.
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
   })
   await demo.listen()
   const address = demo.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('demo server did not start')
   const demoUrl = `http://127.0.0.1:${address.port}`
+  // The client sends the page it is on (origin + path) as redirect_to.
+  oidc.setRedirectUris([`${demoUrl}/`])
 
   await ensureApp(server.server.db, {
     id: APP_ID,
     name: 'E2E Demo',
     origins: [demoUrl],
     settings: {
-      login_methods: { email: true, sms: true, guest: true },
+      login_methods: { email: true, sms: true, google: true, github: true, guest: true },
       embedded_wallet_config: {
         user_owned_recovery_options: ['user-passcode', 'google-drive', 'icloud'],
       },
@@ -120,6 +155,16 @@ export default async function setup(project: TestProject) {
     environment: ICLOUD_CONTAINER.environment,
     api_token: ICLOUD_CONTAINER.apiToken,
   })
+  await server.server.setAppProviderCredentials(APP_ID, {
+    provider: 'google',
+    client_id: oidc.clientId,
+    client_secret: oidc.clientSecret,
+  })
+  await server.server.setAppProviderCredentials(APP_ID, {
+    provider: 'github',
+    client_id: github.clientId,
+    client_secret: github.clientSecret,
+  })
 
   project.provide('e2e', {
     serverUrl: server.url,
@@ -127,12 +172,15 @@ export default async function setup(project: TestProject) {
     appId: APP_ID,
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
+    oidcIssuer: oidc.issuer,
+    oidcAccounts: OIDC_ACCOUNTS,
+    githubUrl: new URL(github.endpoints.authorizationUrl).origin,
   })
 
   return async () => {
     await demo.close()
     await server.close()
-    await Promise.all([google.close(), cloudKit.close()])
+    await Promise.all([google.close(), cloudKit.close(), oidc.close(), github.close()])
     await dropSchema?.()
     await rm(dataDir, { recursive: true, force: true })
   }

@@ -6,7 +6,7 @@ import Provider from 'oidc-provider'
 
 /*
  * Local identity providers for OAuth login tests (server tests in process,
- * browser tests from the lead): a real OpenID Provider (panva's
+ * browser tests in e2e/ through a real redirect): a real OpenID Provider (panva's
  * `oidc-provider`) on 127.0.0.1, and a small server answering like GitHub's
  * OAuth + REST API. Point a Latchkey provider at them with the server option
  * `oauth: { endpoints: { google: oidc.endpoints, github: gh.endpoints } }`.
@@ -28,6 +28,13 @@ export interface TestOidcProvider {
   endpoints: { authorizationUrl: string; tokenUrl: string; issuer: string; jwksUrl: string }
   /** Accounts that can log in (default: alice). */
   accounts: Map<string, TestOidcAccount>
+  /**
+   * Replaces the client's registered redirect URIs, for a caller that learns
+   * its page's URL only after it handed out the provider's endpoints (the
+   * browser tests: the server needs the issuer before the demo can start).
+   * Authorizations in flight are dropped; keys and client stay the same.
+   */
+  setRedirectUris(uris: string[]): void
   /**
    * Follows an authorization URL like a browser whose user logs in as
    * `accountId` (or denies) and returns the URL the provider sends back to
@@ -68,7 +75,10 @@ async function followUntilLeaving(start: string, origin: string): Promise<URL> {
  * Starts an OpenID Provider with one confidential client (authorization code,
  * PKCE S256, client_secret_post) whose redirect URIs are `redirectUris`.
  * Logging in picks the account named by `login_hint` (the `authorize`
- * helper adds it), else the first account; consent is granted automatically.
+ * helper adds it), else the first account; consent is granted automatically;
+ * `login_hint=__deny__` denies (`error=access_denied`). A browser can be
+ * sent to `endpoints.authorizationUrl` as well: the interaction step needs
+ * no form.
  *
  * @example
  * const oidc = await startTestOidcProvider({ redirectUris: ['http://app.test/'] })
@@ -91,64 +101,68 @@ export async function startTestOidcProvider(options: {
   const jwk: JWK = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' }
   const clientId = `client-${randomBytes(4).toString('hex')}`
   const clientSecret = randomBytes(24).toString('base64url')
+  const cookieKey = randomBytes(16).toString('hex')
 
   const http = createServer()
   const port = await listen(http)
   const issuer = `http://127.0.0.1:${port}`
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: clientId,
-        client_secret: clientSecret,
-        redirect_uris: options.redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_post',
+  // oidc-provider reads static clients once: a new redirect URI needs a new instance.
+  const build = (redirectUris: string[]) =>
+    new Provider(issuer, {
+      clients: [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: redirectUris,
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+      ],
+      jwks: { keys: [jwk] },
+      cookies: { keys: [cookieKey] },
+      claims: {
+        openid: ['sub'],
+        email: ['email', 'email_verified'],
+        profile: ['name', 'picture'],
       },
-    ],
-    jwks: { keys: [jwk] },
-    cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: {
-      openid: ['sub'],
-      email: ['email', 'email_verified'],
-      profile: ['name', 'picture'],
-    },
-    conformIdTokenClaims: false,
-    ttl: {
-      AccessToken: 600,
-      AuthorizationCode: 60,
-      IdToken: 600,
-      Interaction: 600,
-      Grant: 600,
-      Session: 600,
-    },
-    pkce: { required: () => true },
-    features: { devInteractions: { enabled: false } },
-    interactions: {
-      url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
-    },
-    async findAccount(_ctx: unknown, id: string) {
-      const account = accounts.get(id)
-      if (!account) return undefined
-      return { accountId: id, claims: async () => ({ ...account }) }
-    },
-    async loadExistingGrant(ctx: {
-      oidc: {
-        provider: Provider
-        client?: { clientId: string }
-        session?: { accountId?: string }
-      }
-    }) {
-      const grant = new ctx.oidc.provider.Grant({
-        clientId: ctx.oidc.client?.clientId,
-        accountId: ctx.oidc.session?.accountId,
-      })
-      grant.addOIDCScope('openid email profile')
-      await grant.save()
-      return grant
-    },
-  } as never)
-  const callback = provider.callback()
+      conformIdTokenClaims: false,
+      ttl: {
+        AccessToken: 600,
+        AuthorizationCode: 60,
+        IdToken: 600,
+        Interaction: 600,
+        Grant: 600,
+        Session: 600,
+      },
+      pkce: { required: () => true },
+      features: { devInteractions: { enabled: false } },
+      interactions: {
+        url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+      },
+      async findAccount(_ctx: unknown, id: string) {
+        const account = accounts.get(id)
+        if (!account) return undefined
+        return { accountId: id, claims: async () => ({ ...account }) }
+      },
+      async loadExistingGrant(ctx: {
+        oidc: {
+          provider: Provider
+          client?: { clientId: string }
+          session?: { accountId?: string }
+        }
+      }) {
+        const grant = new ctx.oidc.provider.Grant({
+          clientId: ctx.oidc.client?.clientId,
+          accountId: ctx.oidc.session?.accountId,
+        })
+        grant.addOIDCScope('openid email profile')
+        await grant.save()
+        return grant
+      },
+    } as never)
+  let provider = build(options.redirectUris)
+  let callback = provider.callback()
   http.on('request', async (req: IncomingMessage, res: ServerResponse) => {
     const match = req.url?.match(/^\/interaction\/([^/?]+)/)
     if (!match) return callback(req, res)
@@ -189,6 +203,10 @@ export async function startTestOidcProvider(options: {
       jwksUrl: `${issuer}/jwks`,
     },
     accounts,
+    setRedirectUris(uris) {
+      provider = build(uris)
+      callback = provider.callback()
+    },
     async authorize(url, opts = {}) {
       const start = new URL(url)
       start.searchParams.set('login_hint', opts.deny ? '__deny__' : (opts.accountId ?? ''))
@@ -235,7 +253,10 @@ export interface TestGithub {
 /**
  * A server answering like GitHub's documented OAuth web flow
  * (`/login/oauth/authorize`, `/login/oauth/access_token` with JSON errors
- * under HTTP 200, PKCE S256) and REST API (`/user`, `/user/emails`).
+ * under HTTP 200, PKCE S256) and REST API (`/user`, `/user/emails`). A
+ * browser sent to `/login/oauth/authorize` is treated as a user who approves
+ * at once, as the account named by GitHub's `login` parameter (else the
+ * first); an unknown `client_id` comes back as `error=access_denied`.
  */
 export async function startTestGithub(options?: {
   accounts?: TestGithubAccount[]
@@ -266,8 +287,34 @@ export async function startTestGithub(options?: {
     res.writeHead(status, { 'content-type': 'application/json' })
     res.end(JSON.stringify(body))
   }
+  /** The redirect back for an authorization request whose user approves as `login` (or denies). */
+  const decide = (request: URL, opts: { login?: string; deny?: boolean }): URL => {
+    const back = new URL(request.searchParams.get('redirect_uri') ?? '')
+    back.searchParams.set('state', request.searchParams.get('state') ?? '')
+    if (opts.deny || request.searchParams.get('client_id') !== clientId) {
+      back.searchParams.set('error', 'access_denied')
+      return back
+    }
+    const code = randomBytes(10).toString('hex')
+    codes.set(code, {
+      login: opts.login ?? [...accounts.keys()][0] ?? '',
+      redirectUri: request.searchParams.get('redirect_uri') ?? '',
+      challenge: request.searchParams.get('code_challenge'),
+      clientId,
+    })
+    back.searchParams.set('code', code)
+    return back
+  }
   const http = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
+    if (req.method === 'GET' && url.pathname === '/login/oauth/authorize') {
+      if (!URL.canParse(url.searchParams.get('redirect_uri') ?? ''))
+        return json(res, 400, { message: 'redirect_uri is missing or invalid' })
+      const login = url.searchParams.get('login') ?? ''
+      const back = decide(url, { login: accounts.has(login) ? login : undefined })
+      res.writeHead(302, { location: back.href }).end()
+      return
+    }
     if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
       let text = ''
       for await (const chunk of req) text += chunk
@@ -320,22 +367,7 @@ export async function startTestGithub(options?: {
     },
     accounts,
     async authorize(url, opts = {}) {
-      const u = new URL(url)
-      const back = new URL(u.searchParams.get('redirect_uri') ?? '')
-      back.searchParams.set('state', u.searchParams.get('state') ?? '')
-      if (opts.deny || u.searchParams.get('client_id') !== clientId) {
-        back.searchParams.set('error', 'access_denied')
-        return back
-      }
-      const code = randomBytes(10).toString('hex')
-      codes.set(code, {
-        login: opts.login ?? [...accounts.keys()][0] ?? '',
-        redirectUri: u.searchParams.get('redirect_uri') ?? '',
-        challenge: u.searchParams.get('code_challenge'),
-        clientId,
-      })
-      back.searchParams.set('code', code)
-      return back
+      return decide(new URL(url), opts)
     },
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   }
