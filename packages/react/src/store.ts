@@ -298,6 +298,23 @@ export function createLatchkeyInstance(
     opener.current = active instanceof HTMLElement ? active : null
   }
 
+  /** Opens the modal on the login flow (a new attempt), settling any wallet screen. */
+  const openLoginFlow = (loginOptions: LoginOptions, { rememberFocus = true } = {}) => {
+    settleWalletScreen()
+    if (rememberFocus) rememberOpener()
+    set({
+      open: true,
+      requested: true,
+      attempt: state.attempt + 1,
+      loginOptions,
+      walletRequest: null,
+    })
+  }
+  const requireUser = () => {
+    if (client.session.getState().status !== 'authenticated')
+      throw new LatchkeyError('NOT_AUTHENTICATED')
+  }
+
   return {
     client,
     opener,
@@ -323,55 +340,23 @@ export function createLatchkeyInstance(
         console.warn(ALREADY_LOGGED_IN_WARNING)
         return 'already-authenticated'
       }
-      settleWalletScreen()
-      rememberOpener()
-      set({
-        open: true,
-        requested: true,
-        attempt: state.attempt + 1,
-        loginOptions: options,
-        walletRequest: null,
-      })
+      openLoginFlow(options)
       return 'opened'
     },
     openLink(options = {}) {
-      if (client.session.getState().status !== 'authenticated')
-        throw new LatchkeyError('NOT_AUTHENTICATED')
-      settleWalletScreen()
-      rememberOpener()
-      set({
-        open: true,
-        requested: true,
-        attempt: state.attempt + 1,
-        loginOptions: { ...options, intent: 'link' },
-        walletRequest: null,
-      })
+      requireUser()
+      openLoginFlow({ ...options, intent: 'link' })
     },
     openUpdate({ method, current }) {
-      if (client.session.getState().status !== 'authenticated')
-        throw new LatchkeyError('NOT_AUTHENTICATED')
-      settleWalletScreen()
-      rememberOpener()
-      set({
-        open: true,
-        requested: true,
-        attempt: state.attempt + 1,
-        loginOptions: { method, current, intent: 'update' },
-        walletRequest: null,
-      })
+      requireUser()
+      openLoginFlow({ method, current, intent: 'update' })
     },
     resumeLogin(resume) {
       const intent = resume.kind === 'oauth' ? resume.ret.intent : resume.intent
       const disableSignup =
         resume.kind === 'oauth' ? resume.ret.ok && resume.ret.disableSignup : resume.disableSignup
-      settleWalletScreen()
-      set({
-        open: true,
-        requested: true,
-        attempt: state.attempt + 1,
-        loginOptions: { intent, disableSignup, resume },
-        walletRequest: null,
-      })
+      // Nothing on the page opened it: focus has nowhere to return to.
+      openLoginFlow({ intent, disableSignup, resume }, { rememberFocus: false })
     },
     openWalletScreen<T>(request: WalletScreenRequest<T>) {
       settleWalletScreen()

@@ -1,10 +1,7 @@
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import { errorMessages } from '@latchkey/protocol/errors'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
-import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
-import { ScreenLayout } from '../../components/ScreenLayout.tsx'
-import { Spinner } from '../../components/Spinner.tsx'
-import { StatusIcon } from '../../components/StatusIcon.tsx'
+import { ConnectionStatus } from '../../components/ConnectionStatus.tsx'
 import { oauthProviderName } from './providers.tsx'
 
 export interface OAuthStatusScreenProps {
@@ -40,46 +37,20 @@ export function OAuthStatusScreen({
   if (status === 'error') {
     const message = errorMessages[errorCode ?? 'INTERNAL_ERROR'] ?? errorMessages.INTERNAL_ERROR
     return (
-      <ScreenLayout
-        title="Authentication failed"
-        subtitle={errorMessage ?? message.title}
+      <ConnectionStatus
+        name={name}
+        status="failure"
+        detail={errorMessage ?? message.title}
+        onRetry={message.retryable ? onRetry : undefined}
         onBack={onBack}
-        media={
-          <StatusIcon tone="error">
-            <AlertIcon />
-          </StatusIcon>
-        }
-      >
-        <div className="lk-actions">
-          {message.retryable && onRetry && (
-            <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry} autoFocus>
-              Retry
-            </button>
-          )}
-        </div>
-      </ScreenLayout>
+      />
     )
   }
-  if (status === 'done')
-    return (
-      <ScreenLayout
-        title={`Successfully connected with ${name}`}
-        media={
-          <StatusIcon tone="success">
-            <CheckIcon />
-          </StatusIcon>
-        }
-      >
-        <p className="lk-visually-hidden" role="status">
-          Successfully connected with {name}
-        </p>
-      </ScreenLayout>
-    )
   return (
-    <ScreenLayout title={`Verifying connection to ${name}`} onBack={onBack}>
-      <div className="lk-status">
-        <Spinner label={`Verifying connection to ${name}`} />
-      </div>
-    </ScreenLayout>
+    <ConnectionStatus
+      name={name}
+      status={status === 'done' ? 'success' : 'verifying'}
+      onBack={onBack}
+    />
   )
 }
