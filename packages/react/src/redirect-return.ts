@@ -9,7 +9,10 @@ import type { LatchkeyInstance } from './store.ts'
  */
 export function resumeRedirectLogin(instance: LatchkeyInstance): void {
   const oauth = takeOAuthReturn(instance.client, { ui: 'modal' })
-  if (oauth) return instance.resumeLogin({ kind: 'oauth', ret: oauth })
+  if (oauth) {
+    instance.resumeLogin({ kind: 'oauth', ret: oauth })
+    return
+  }
   const telegram = takeTelegramRedirect(instance.client, { ui: 'modal' })
   if (telegram) instance.resumeLogin({ kind: 'telegram', ...telegram })
 }
