@@ -59,6 +59,7 @@ export {
   takeOAuthReturn,
   unlinkOAuth,
 } from './flows/oauth.ts'
+export { redirectLoginPending } from './flows/pending-keys.ts'
 export {
   createSmsFlow,
   type LoginWithSmsCodeParameters,

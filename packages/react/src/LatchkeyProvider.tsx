@@ -2,8 +2,7 @@ import {
   createLatchkeyClient,
   type LatchkeyClient,
   LatchkeyError,
-  oauthPendingKey,
-  telegramPendingKey,
+  redirectLoginPending,
 } from '@latchkey/core'
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
@@ -35,19 +34,6 @@ const mayBeCloudConsentReturn = () => {
     (params.has('state') && (params.has('code') || params.has('error'))) ||
     params.has('ckWebAuthToken')
   )
-}
-
-/** This tab left for a social provider or Telegram (the flows keep a marker in sessionStorage). */
-const redirectLoginPending = (appId: string) => {
-  try {
-    const store = globalThis.sessionStorage
-    return (
-      store?.getItem(oauthPendingKey(appId)) != null ||
-      store?.getItem(telegramPendingKey(appId)) != null
-    )
-  } catch {
-    return false
-  }
 }
 
 // sdk_initialize goes out once per configuration of a client (spec 01 §7),

@@ -9,9 +9,10 @@ import type {
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
+import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 import { toUser, type User } from '../user.ts'
-import { pkceChallenge } from '../wallets/cloudRecovery.ts'
-import { oauthPendingKey } from './pending-keys.ts'
+// Cloud recovery's pending consent: a return carrying its state is not ours.
+import { cloudPendingKey, oauthPendingKey } from './pending-keys.ts'
 
 export { oauthPendingKey }
 
@@ -56,28 +57,6 @@ const RETURN_PARAMS = [
   'prompt',
   'hd',
 ]
-
-/** Cloud recovery's pending consent (wallets/cloudRecovery.ts): a return with its state is not ours. */
-const cloudPendingKey = (appId: string) => `latchkey:${appId}:cloud-recovery`
-
-function sessionStore(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null
-  } catch {
-    return null
-  }
-}
-
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
-
-const randomCode = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)))
-
-/** The page the provider returns to: this page without query or fragment. */
-const currentPage = () => `${globalThis.location.origin}${globalThis.location.pathname}`
 
 export interface InitOAuthParameters {
   provider: OAuthProvider

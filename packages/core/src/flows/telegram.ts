@@ -8,6 +8,7 @@ import type {
 import type { LatchkeyClient } from '../client.ts'
 import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
+import { sessionStore } from '../redirect.ts'
 import { toUser, type User } from '../user.ts'
 import { telegramPendingKey } from './pending-keys.ts'
 
@@ -227,14 +228,6 @@ export interface PendingTelegram {
 
 /** A pending Telegram login older than this is ignored (Telegram's auth_date check is a day). */
 export const TELEGRAM_LOGIN_MAX_AGE_MS = 15 * 60 * 1000
-
-function sessionStore(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null
-  } catch {
-    return null
-  }
-}
 
 /**
  * Sends the browser to Telegram's login page, remembering in this tab who

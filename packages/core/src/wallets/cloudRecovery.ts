@@ -7,6 +7,8 @@ import type {
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
+import { cloudPendingKey } from '../flows/pending-keys.ts'
+import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 
 /*
  * Cloud-drive recovery consent (spec 02 "Recovery by cloud drive"): a
@@ -62,35 +64,9 @@ const RETURN_PARAMS = [
   'ckSession',
 ]
 
-const pendingKey = (client: LatchkeyClient) => `latchkey:${client.appId}:cloud-recovery`
+const pendingKey = (client: LatchkeyClient) => cloudPendingKey(client.appId)
 
-function sessionStore(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null
-  } catch {
-    return null
-  }
-}
-
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '')
-
-const randomCode = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)))
-
-/** RFC 7636 S256: base64url(SHA-256(verifier)). */
-export async function pkceChallenge(verifier: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))
-  return base64url(new Uint8Array(digest))
-}
-
-/** The page the provider returns to: this page without query or fragment. */
-const currentPage = () => {
-  const { origin, pathname } = globalThis.location
-  return `${origin}${pathname}`
-}
+export { pkceChallenge }
 
 export interface StartCloudConsentParameters {
   provider: CloudRecoveryProvider
