@@ -66,6 +66,7 @@ export const ErrorCode = {
   INVALID_APP_ID: 'INVALID_APP_ID',
   PROVIDER_ALREADY_MOUNTED: 'PROVIDER_ALREADY_MOUNTED',
   NO_LOGIN_METHODS: 'NO_LOGIN_METHODS',
+  IN_APP_BROWSER: 'IN_APP_BROWSER',
   INVALID_EMAIL: 'INVALID_EMAIL',
   CODE_NOT_NUMERIC: 'CODE_NOT_NUMERIC',
   ALREADY_LOGGED_IN: 'ALREADY_LOGGED_IN',
@@ -176,6 +177,12 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   INVALID_APP_ID: { title: 'App ID must be a 25-character string' },
   PROVIDER_ALREADY_MOUNTED: { title: 'Only one LatchkeyProvider may be mounted at a time' },
   NO_LOGIN_METHODS: { title: 'You must enable at least one login method' },
+  // Spec 01 §8 "In-app browser": social login cannot finish in an app's embedded browser.
+  IN_APP_BROWSER: {
+    title: 'Could not log in with provider',
+    detail:
+      "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
+  },
   INVALID_EMAIL: { title: 'Please enter a valid email address.' },
   CODE_NOT_NUMERIC: { title: 'Code should be numeric' },
   ALREADY_LOGGED_IN: { title: 'User is already logged in' },

@@ -6,11 +6,10 @@ import {
   toLatchkeyError,
   type User,
 } from '@latchkey/core'
-import type { ErrorCode } from '@latchkey/protocol/errors'
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
-import { IN_APP_BROWSER_NOTICE } from './in-app-browser.ts'
 import { OAuthStatusScreen } from './OAuthStatusScreen.tsx'
 
 export interface OAuthLoginProps {
@@ -131,8 +130,8 @@ export function OAuthLogin({
 export function InAppBrowserScreen({ onClose }: { onClose(): void }) {
   return (
     <ScreenLayout
-      title={IN_APP_BROWSER_NOTICE.title}
-      subtitle={IN_APP_BROWSER_NOTICE.detail}
+      title={errorMessages.IN_APP_BROWSER.title}
+      subtitle={errorMessages.IN_APP_BROWSER.detail}
       onBack={onClose}
     >
       <div className="lk-actions">

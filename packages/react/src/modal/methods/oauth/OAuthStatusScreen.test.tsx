@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { IN_APP_BROWSER_NOTICE, isInAppBrowser } from './in-app-browser.ts'
+import { isInAppBrowser } from './in-app-browser.ts'
 import { OAuthStatusScreen } from './OAuthStatusScreen.tsx'
 import { OAUTH_PROVIDER_DISPLAY } from './providers.tsx'
 
@@ -80,6 +80,5 @@ describe('isInAppBrowser', () => {
         'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
       ),
     ).toBe(false)
-    expect(IN_APP_BROWSER_NOTICE.title).toBe('Could not log in with provider')
   })
 })

@@ -1,7 +1,8 @@
 /*
  * In-app browsers (the web views of social and messaging apps) are refused by
  * several providers (Google answers `disallowed_useragent`), so the modal
- * shows spec 01 §8's notice instead of starting a login that cannot finish.
+ * shows spec 01 §8's notice (IN_APP_BROWSER in the catalogue) instead of
+ * starting a login that cannot finish.
  */
 
 /** User-agent markers of the common in-app browsers. */
@@ -22,15 +23,8 @@ const IN_APP_MARKERS: readonly RegExp[] = [
  * Whether `userAgent` (default: this browser's) is an app's embedded browser.
  *
  * @example
- * if (isInAppBrowser()) show(IN_APP_BROWSER_NOTICE)
+ * if (isInAppBrowser()) show(errorMessages.IN_APP_BROWSER)
  */
 export function isInAppBrowser(userAgent: string = globalThis.navigator?.userAgent ?? ''): boolean {
   return IN_APP_MARKERS.some((marker) => marker.test(userAgent))
 }
-
-/** Spec 01 §8 "In-app browser". */
-export const IN_APP_BROWSER_NOTICE = {
-  title: 'Could not log in with provider',
-  detail:
-    "It looks like you're using an in-app browser. To log in, please try again using an external browser.",
-} as const
