@@ -116,6 +116,21 @@ describe('social login in the modal', () => {
     expect(JSON.parse(sessionStorage.getItem(oauthPendingKey(APP_ID)) ?? '{}').ui).toBe('modal')
   })
 
+  it('in an in-app browser, shows the notice instead of leaving for the provider', async () => {
+    const assign = vi.fn()
+    vi.spyOn(window.location, 'assign').mockImplementation(assign)
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Instagram 300.0',
+    )
+    renderHost()
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue with Google' }))
+    await screen.findByRole('heading', { name: 'Could not log in with provider' })
+    expect(screen.getByText(/try again using an external browser/)).toBeTruthy()
+    expect(assign).not.toHaveBeenCalled()
+    expect(calls.some((c) => c.path === '/api/v1/oauth/init')).toBe(false)
+  })
+
   it("the return opens the modal: 'Verifying connection' → 'Successfully connected' → closes", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     pendingFromModal()

@@ -71,6 +71,21 @@ describe('Telegram login in the modal', () => {
     await screen.findByText('Logged in', undefined, { timeout: 3_000 })
   })
 
+  it("inside a Mini App with seamless auth, sends the Mini App's initData without leaving", async () => {
+    const { calls } = stubIdentityServer()
+    const assign = vi.fn()
+    vi.spyOn(window.location, 'assign').mockImplementation(assign)
+    vi.stubGlobal('Telegram', { WebApp: { initData: 'user=%7B%22id%22%3A42%7D&hash=abc' } })
+    renderHost()
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Continue with Telegram' }))
+    await screen.findByRole('heading', { name: 'Successfully connected with Telegram' })
+    expect(assign).not.toHaveBeenCalled()
+    expect(calls.find((c) => c.path === '/api/v1/telegram/authenticate')?.body).toMatchObject({
+      telegram_web_app_data: 'user=%7B%22id%22%3A42%7D&hash=abc',
+    })
+  })
+
   it('a result the server refuses reads "Authentication failed"', async () => {
     stubIdentityServer()
     await leaveForTelegram()
