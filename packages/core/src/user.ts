@@ -36,6 +36,57 @@ export interface EmbeddedWalletAccount {
   latestVerifiedAt: Date
 }
 
+/**
+ * An external wallet the user signed in with (SIWE / SIWS): MetaMask,
+ * Phantom, Coinbase Wallet… Its key stays in that wallet.
+ */
+export interface ExternalWalletAccount {
+  type: 'wallet'
+  address: string
+  chainType: 'ethereum' | 'solana'
+  /** CAIP-2 chain of the last sign-in (`eip155:1`); null for Solana. */
+  chainId: string | null
+  walletIndex: null
+  walletClientType: string
+  connectorType:
+    | 'injected'
+    | 'wallet_connect_v2'
+    | 'coinbase_wallet'
+    | 'base_account'
+    | 'solana_adapter'
+  imported: false
+  delegated: false
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
+/** A wallet linked to the user, embedded or external; tell them apart by `connectorType`. */
+export type WalletAccount = EmbeddedWalletAccount | ExternalWalletAccount
+
+/** Embedded wallets only (the enclave holds their keys). */
+export const isEmbeddedWallet = (account: LinkedAccount): account is EmbeddedWalletAccount =>
+  account.type === 'wallet' && account.connectorType === 'embedded'
+
+/** External wallets only (SIWE / SIWS). */
+export const isExternalWallet = (account: LinkedAccount): account is ExternalWalletAccount =>
+  account.type === 'wallet' && account.connectorType !== 'embedded'
+
+/** A Farcaster account (Sign In With Farcaster); `ownerAddress` is the fid's custody address. */
+export interface FarcasterAccount {
+  type: 'farcaster'
+  fid: number
+  ownerAddress: string
+  username: string | null
+  displayName: string | null
+  bio: string | null
+  pfp: string | null
+  signerPublicKey: string | null
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
 /** A Telegram account (Login Widget or Mini App). */
 export interface TelegramAccount {
   type: 'telegram'
@@ -93,6 +144,8 @@ export interface OAuthAccount {
 export type LinkedAccount =
   | EmailAccount
   | EmbeddedWalletAccount
+  | ExternalWalletAccount
+  | FarcasterAccount
   | PhoneAccount
   | TelegramAccount
   | CustomJwtAccount
@@ -109,6 +162,8 @@ export interface User {
   phone?: { number: string }
   /** The first embedded Ethereum wallet, if any. */
   wallet?: { address: string; chainType: 'ethereum' | 'solana' }
+  /** The linked Farcaster account, if any. */
+  farcaster?: { fid: number; username: string | null }
   mfaMethods: Array<'sms' | 'totp' | 'passkey'>
   hasAcceptedTerms: boolean
   isGuest: boolean
@@ -148,6 +203,21 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
         latestVerifiedAt: date(account.latest_verified_at),
       }
     case 'wallet':
+      if (account.connector_type !== 'embedded')
+        return {
+          type: 'wallet',
+          address: account.address,
+          chainType: account.chain_type,
+          chainId: account.chain_id,
+          walletIndex: null,
+          walletClientType: account.wallet_client_type,
+          connectorType: account.connector_type,
+          imported: false,
+          delegated: false,
+          verifiedAt: date(account.verified_at),
+          firstVerifiedAt: date(account.first_verified_at),
+          latestVerifiedAt: date(account.latest_verified_at),
+        }
       return {
         type: 'wallet',
         address: account.address,
@@ -159,6 +229,20 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
         delegated: account.delegated,
         recoveryMethod: account.recovery_method,
         entropyId: account.entropy_id,
+        verifiedAt: date(account.verified_at),
+        firstVerifiedAt: date(account.first_verified_at),
+        latestVerifiedAt: date(account.latest_verified_at),
+      }
+    case 'farcaster':
+      return {
+        type: 'farcaster',
+        fid: account.fid,
+        ownerAddress: account.owner_address,
+        username: account.username,
+        displayName: account.display_name,
+        bio: account.bio,
+        pfp: account.profile_picture_url,
+        signerPublicKey: account.signer_public_key,
         verifiedAt: date(account.verified_at),
         firstVerifiedAt: date(account.first_verified_at),
         latestVerifiedAt: date(account.latest_verified_at),
@@ -208,8 +292,9 @@ export function toUser(wire: UserWire): User {
   const phone = linkedAccounts.find((a): a is PhoneAccount => a.type === 'phone')
   const wallet = linkedAccounts.find(
     (a): a is EmbeddedWalletAccount =>
-      a.type === 'wallet' && a.chainType === 'ethereum' && a.walletIndex === 0,
+      isEmbeddedWallet(a) && a.chainType === 'ethereum' && a.walletIndex === 0,
   )
+  const farcaster = linkedAccounts.find((a): a is FarcasterAccount => a.type === 'farcaster')
   return {
     id: wire.id,
     createdAt: date(wire.created_at),
@@ -217,6 +302,7 @@ export function toUser(wire: UserWire): User {
     ...(email ? { email: { address: email.address } } : {}),
     ...(phone ? { phone: { number: phone.number } } : {}),
     ...(wallet ? { wallet: { address: wallet.address, chainType: wallet.chainType } } : {}),
+    ...(farcaster ? { farcaster: { fid: farcaster.fid, username: farcaster.username } } : {}),
     mfaMethods: [...wire.mfa_methods],
     hasAcceptedTerms: wire.has_accepted_terms,
     isGuest: wire.is_guest,

@@ -115,3 +115,43 @@ export const OAUTH_PROVIDERS = [
   'tiktok',
   'line',
 ] as const
+
+// External wallets and Farcaster (spec 01 §4, §9).
+/** A failed wallet connection may be retried this many times, then only "Use a different wallet". */
+export const WALLET_RETRY_LIMIT = 2
+/** Wallet JSON-RPC requests (connect, sign) time out after this (overridable per wallet). */
+export const WALLET_RPC_TIMEOUT_MS = 120_000
+/** How long EIP-6963 announcements and a legacy `window.ethereum` are awaited. */
+export const INJECTED_DETECTION_TIMEOUT_MS = 3_000
+/** A connector that has not initialised by then is skipped. */
+export const CONNECTOR_INIT_TIMEOUT_MS = 1_500
+/** The mobile-wallet redirect screen shows "Still here?" this long after Continue. */
+export const MOBILE_REDIRECT_STILL_HERE_MS = 1_000
+/** The wallet-connect redirect poll. */
+export const WALLET_CONNECT_REDIRECT_POLL_MS = 500
+/** Farcaster channel status is polled this often, and given up on after the timeout. */
+export const FARCASTER_POLL_INTERVAL_MS = 2_000
+export const FARCASTER_TIMEOUT_MS = 120_000
+/** A sign-in nonce (SIWE, SIWS, Farcaster) is valid this long after init. */
+export const SIGN_IN_NONCE_TTL_MS = 10 * 60_000
+/** A SIWE/SIWS `Issued At` may be this far from the server's clock (either way). */
+export const SIGN_IN_ISSUED_AT_SKEW_MS = 10 * 60_000
+/** Connect-only wallet list: rows shown before "More wallets", row height and visible rows. */
+export const CONNECT_LIST_MAX_WALLETS = 4
+export const CONNECT_LIST_SEARCH_THRESHOLD = 6
+export const WALLET_LIST_ROW_HEIGHT_PX = 54
+export const WALLET_LIST_VISIBLE_ROWS = 5
+/** QR code sizes (spec 01 §9). */
+export const QR_CODE_SIZE_PX = 160
+/** The Solana sign-in message names this chain (spec 01 §9). */
+export const SIWS_CHAIN_ID = 'mainnet'
+
+/** How an external wallet is connected (spec 01 §3 "Connected wallet"). */
+export const CONNECTOR_TYPES = [
+  'injected',
+  'wallet_connect_v2',
+  'coinbase_wallet',
+  'base_account',
+  'solana_adapter',
+] as const
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number]

@@ -57,6 +57,13 @@ export const ErrorCode = {
   AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
   TELEGRAM_NOT_ALLOWED: 'TELEGRAM_NOT_ALLOWED',
   TELEGRAM_RATE_LIMITED: 'TELEGRAM_RATE_LIMITED',
+  // External wallets (SIWE / SIWS) and Farcaster
+  WALLET_LOGIN_FAILED: 'WALLET_LOGIN_FAILED',
+  WALLET_ADDRESS_TAKEN: 'WALLET_ADDRESS_TAKEN',
+  WALLET_LINK_LIMIT: 'WALLET_LINK_LIMIT',
+  UNSUPPORTED_CHAIN: 'UNSUPPORTED_CHAIN',
+  FARCASTER_TIMEOUT: 'FARCASTER_TIMEOUT',
+  FARCASTER_RELAY_ERROR: 'FARCASTER_RELAY_ERROR',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -72,6 +79,15 @@ export const ErrorCode = {
   ALREADY_LOGGED_IN: 'ALREADY_LOGGED_IN',
   NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  // Client side: external wallets (spec 01 §8 "Wallet"); provider codes map here (core/external/errors.ts)
+  WALLET_USER_REJECTED: 'WALLET_USER_REJECTED',
+  WALLET_REQUEST_TIMEOUT: 'WALLET_REQUEST_TIMEOUT',
+  WALLET_CONNECT_FAILED: 'WALLET_CONNECT_FAILED',
+  WALLET_NO_ACCOUNTS: 'WALLET_NO_ACCOUNTS',
+  WALLET_REQUEST_PENDING: 'WALLET_REQUEST_PENDING',
+  WALLET_DISCONNECTED: 'WALLET_DISCONNECTED',
+  WALLET_NOT_FOUND_EXTERNAL: 'WALLET_NOT_FOUND_EXTERNAL',
+  INVALID_CHAINS: 'INVALID_CHAINS',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
@@ -168,6 +184,21 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
     title: 'Request limit reached for Telegram. Please wait a moment and try again.',
     retryable: true,
   },
+  // Spec 01 §8 "Wallet": a sign-in proof the server refused (signature, nonce, domain, time window).
+  WALLET_LOGIN_FAILED: { title: 'Could not log in with wallet', retryable: true },
+  WALLET_ADDRESS_TAKEN: {
+    title: 'User already exists for this address',
+    detail: 'Try another address!',
+  },
+  WALLET_LINK_LIMIT: {
+    title: 'Unable to link',
+    detail: "You've reached the maximum number of linked wallets.",
+  },
+  // Spec 01 §8 "Configuration" (`{id}` filled by formatUserMessage); the server says the same of a SIWE chain.
+  UNSUPPORTED_CHAIN: { title: 'Chain ID {id} is not supported by this app.' },
+  // Spec 01 §8 "Farcaster".
+  FARCASTER_TIMEOUT: { title: 'The request timed out. Try again.', retryable: true },
+  FARCASTER_RELAY_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -188,6 +219,25 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   ALREADY_LOGGED_IN: { title: 'User is already logged in' },
   NOT_AUTHENTICATED: { title: 'Unable to authorize user' },
   INTERNAL_ERROR: { title: 'Something went wrong', detail: 'Try again later' },
+  WALLET_USER_REJECTED: { title: 'You rejected the request', retryable: true },
+  WALLET_REQUEST_TIMEOUT: {
+    title: 'Wallet request timed out',
+    detail: 'Please try connecting again.',
+    retryable: true,
+  },
+  // Spec 01 §4: after two retries only "Use a different wallet" remains.
+  WALLET_CONNECT_FAILED: { title: 'Unable to connect wallet' },
+  WALLET_NO_ACCOUNTS: { title: 'Unable to retrieve accounts', retryable: true },
+  // EIP-1193 -32002: a connection or request is already waiting in the wallet, or it is locked.
+  WALLET_REQUEST_PENDING: {
+    title: 'Could not log in with wallet',
+    detail: 'Open your wallet to finish the pending request, or unlock it.',
+    retryable: true,
+  },
+  WALLET_DISCONNECTED: { title: 'Disconnected', retryable: true },
+  WALLET_NOT_FOUND_EXTERNAL: { title: 'Could not connect with wallet', retryable: true },
+  // Spec 01 §5: the supported chain list must be non-empty and hold the default chain.
+  INVALID_CHAINS: { title: 'The chains list must be non-empty and include the default chain' },
 }
 
 /**
@@ -196,6 +246,16 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
  */
 export const providerErrors = {
   userRejectedRequest: { code: 4001, message: 'The user rejected the request.' },
+  unauthorized: {
+    code: 4100,
+    message: 'The requested method and/or account has not been authorized by the user.',
+  },
+  unsupportedMethod: { code: 4200, message: 'The Provider does not support the requested method.' },
+  disconnected: { code: 4900, message: 'Disconnected' },
+  chainDisconnected: { code: 4901, message: 'Unsupported chainId' },
+  unrecognizedChain: { code: 4902, message: 'Unrecognized chain ID.' },
+  resourceUnavailable: { code: -32002, message: 'Request already pending.' },
+  internal: { code: -32603, message: 'Internal error.' },
 } as const
 
 /**
@@ -258,6 +318,13 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   AUTHENTICATION_FAILED: 400,
   TELEGRAM_NOT_ALLOWED: 403,
   TELEGRAM_RATE_LIMITED: 429,
+  WALLET_LOGIN_FAILED: 400,
+  WALLET_ADDRESS_TAKEN: 400,
+  WALLET_LINK_LIMIT: 400,
+  UNSUPPORTED_CHAIN: 400,
+  FARCASTER_TIMEOUT: 400,
+  // 424: the Farcaster relay refused or could not be reached; not retried by the client.
+  FARCASTER_RELAY_ERROR: 424,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

@@ -180,6 +180,48 @@ export interface LatchkeyServerOptions {
    * ('US', 'GB') and/or country calling codes ('1', '+44'). Unset: all.
    */
   smsAllowedRegions?: string[]
+  /**
+   * JSON-RPC endpoints by EVM chain id. SIWE verifies smart-account
+   * signatures (ERC-1271, ERC-6492) through the message's chain; a chain
+   * without an endpoint accepts EOA signatures only.
+   */
+  chainRpcUrls?: Record<number, string>
+  /** Farcaster sign-in: the relay, and where the ID registry is read (see docs/login-farcaster.md). */
+  farcaster?: Partial<FarcasterOptions>
+}
+
+/** Where Farcaster sign-in talks to: the Connect relay and the ID registry on Optimism. */
+export interface FarcasterOptions {
+  /** Farcaster Connect relay (default https://relay.farcaster.xyz). */
+  relayUrl: string
+  /** Optimism JSON-RPC endpoint the ID registry is read through (default https://mainnet.optimism.io). */
+  optimismRpcUrl: string
+  /** The IdRegistry contract (default 0x00000000Fc6c5F01Fc30151999387Bb99A9f489b). */
+  idRegistryAddress: `0x${string}`
+}
+
+export const defaultFarcasterOptions: FarcasterOptions = {
+  relayUrl: 'https://relay.farcaster.xyz',
+  optimismRpcUrl: 'https://mainnet.optimism.io',
+  idRegistryAddress: '0x00000000Fc6c5F01Fc30151999387Bb99A9f489b',
+}
+
+/** `1=https://eth.example,8453=https://base.example` → { 1: …, 8453: … }. */
+export function parseChainRpcUrls(value: string | undefined): Record<number, string> | undefined {
+  if (!value) return undefined
+  const out: Record<number, string> = {}
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=')
+    const id = Number(entry.slice(0, at))
+    const url = entry.slice(at + 1)
+    if (at < 1 || !Number.isSafeInteger(id) || id <= 0 || !/^https?:\/\//.test(url))
+      throw new Error(`LATCHKEY_RPC_URLS entries must be <chain id>=<http(s) url>, got ${entry}`)
+    out[id] = url
+  }
+  return out
 }
 
 /** Default caps; see docs/server.md. */
@@ -262,6 +304,14 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     sessions,
     cloudRecovery: { google, icloud },
     twilio: twilioFromEnv(env),
+    chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),
+    farcaster: {
+      ...(env.LATCHKEY_FARCASTER_RELAY_URL ? { relayUrl: env.LATCHKEY_FARCASTER_RELAY_URL } : {}),
+      ...(env.LATCHKEY_OPTIMISM_RPC_URL ? { optimismRpcUrl: env.LATCHKEY_OPTIMISM_RPC_URL } : {}),
+      ...(env.LATCHKEY_FARCASTER_ID_REGISTRY
+        ? { idRegistryAddress: env.LATCHKEY_FARCASTER_ID_REGISTRY as `0x${string}` }
+        : {}),
+    },
     smsAllowedRegions: env.LATCHKEY_SMS_ALLOWED_REGIONS
       ? env.LATCHKEY_SMS_ALLOWED_REGIONS.split(',')
           .map((r) => r.trim())

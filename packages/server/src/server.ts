@@ -29,6 +29,7 @@ import { telegramRoutes } from './auth/telegram/routes.ts'
 import {
   consoleLogger,
   DEFAULT_PORT,
+  defaultFarcasterOptions,
   defaultRateLimits,
   type LatchkeyServerOptions,
   resolveCloudRecoveryEndpoints,
@@ -202,6 +203,8 @@ export async function createLatchkeyServer(
       cloudRecovery: resolveCloudRecoveryEndpoints(options.cloudRecovery, options.production),
       oauth: options.oauth,
       smsAllowedRegions: resolveSmsAllowedRegions(options.smsAllowedRegions),
+      chainRpcUrls: { ...(options.chainRpcUrls ?? {}) },
+      farcaster: { ...defaultFarcasterOptions, ...(options.farcaster ?? {}) },
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()

@@ -26,7 +26,11 @@ function identifier(account: LinkedAccount): string {
     case 'phone':
       return account.number
     case 'wallet':
+      if (account.connectorType !== 'embedded')
+        return `${account.address} (${account.chainType}, ${account.walletClientType})`
       return `${account.address} (${account.chainType}${account.walletIndex === null ? ', imported' : ` #${account.walletIndex}`})`
+    case 'farcaster':
+      return account.username ? `@${account.username} (fid ${account.fid})` : `fid ${account.fid}`
     case 'telegram':
       return account.username ? `@${account.username}` : account.telegramUserId
     case 'custom':
@@ -53,6 +57,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
       case 'telegram':
         return () => link.unlinkTelegram(account.telegramUserId)
       case 'wallet':
+      case 'farcaster':
       case 'custom':
       case 'guest':
         return null

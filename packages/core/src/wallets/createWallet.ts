@@ -1,7 +1,7 @@
 import type { RecoveryChoice, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
-import { type EmbeddedWalletAccount, toUser, type User } from '../user.ts'
+import { type EmbeddedWalletAccount, isEmbeddedWallet, toUser, type User } from '../user.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady } from './ensureWalletReady.ts'
 
@@ -17,7 +17,7 @@ export interface CreateWalletParameters {
 /** The user's embedded wallets, optionally on one chain, in index order. */
 export function embeddedWallets(user: User | null, chainType?: 'ethereum' | 'solana') {
   return (user?.linkedAccounts ?? [])
-    .filter((a): a is EmbeddedWalletAccount => a.type === 'wallet')
+    .filter(isEmbeddedWallet)
     .filter((a) => !chainType || a.chainType === chainType)
     .sort((a, b) => (a.walletIndex ?? -1) - (b.walletIndex ?? -1))
 }

@@ -1,6 +1,6 @@
 import type { RecoveryChoice, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
-import { toUser, type User } from '../user.ts'
+import { isEmbeddedWallet, toUser, type User } from '../user.ts'
 import { embeddedWallets } from './createWallet.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady, type RecoveryCredentials } from './ensureWalletReady.ts'
@@ -27,7 +27,7 @@ export function chainsToCreateOnLogin(
   for (const chain of ['ethereum', 'solana'] as const) {
     const setting = config[chain]
     if (setting === 'off') continue
-    const onChain = user.linkedAccounts.filter((a) => a.type === 'wallet' && a.chainType === chain)
+    const onChain = user.linkedAccounts.filter((a) => isEmbeddedWallet(a) && a.chainType === chain)
     const embeddedOnChain = embeddedWallets(user, chain)
     if (setting === 'all-users' ? embeddedOnChain.length === 0 : onChain.length === 0)
       chains.push(chain)

@@ -228,7 +228,11 @@ export function createFakeServer(options: { appId: string; cloud?: FakeCloudProv
         if (!s) return json(404, { code: 'WALLET_NOT_FOUND', message: 'x' })
         s.recovery = parsed.data.recovery
         for (const w of wallets.get(owner) ?? [])
-          if (w.type === 'wallet' && key(w.entropy_id) === key(parsed.data.entropy_id))
+          if (
+            w.type === 'wallet' &&
+            w.connector_type === 'embedded' &&
+            key(w.entropy_id) === key(parsed.data.entropy_id)
+          )
             w.recovery_method = s.recovery.method
         return json(200, userOf(owner))
       }

@@ -258,9 +258,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       // No share on this device: ask which recovery the wallet uses (no key material moves).
       const user = await api.me(data.access_token)
       const wallet = user.linked_accounts.find(
-        (a) => a.type === 'wallet' && sameEntropyId(a.entropy_id, data.entropy_id),
+        (a) =>
+          a.type === 'wallet' &&
+          a.connector_type === 'embedded' &&
+          sameEntropyId(a.entropy_id, data.entropy_id),
       )
-      if (wallet?.type !== 'wallet') throw new PageError('WALLET_NOT_FOUND')
+      if (wallet?.type !== 'wallet' || wallet.connector_type !== 'embedded')
+        throw new PageError('WALLET_NOT_FOUND')
       return {
         entropy_id: data.entropy_id,
         status: 'needs-recovery',

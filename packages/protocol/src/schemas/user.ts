@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { externalWalletAccountSchema } from './external-wallet.ts'
+import { farcasterAccountSchema } from './farcaster.ts'
 import { oauthAccountSchema } from './oauth-account.ts'
 import { chainTypeSchema, recoveryMethodSchema } from './wallet.ts'
 
@@ -70,12 +72,15 @@ export const guestAccountSchema = z.object({
 })
 
 /**
- * A linked account as it travels on the wire (snake_case). A discriminated
- * union on `type`; later login methods add their members here.
+ * A linked account as it travels on the wire (snake_case), a union on `type`
+ * (a plain union: embedded and external wallets share the type `wallet` and
+ * differ by `connector_type`); later login methods add their members here.
  */
-export const linkedAccountSchema = z.discriminatedUnion('type', [
+export const linkedAccountSchema = z.union([
   emailAccountSchema,
   embeddedWalletAccountSchema,
+  externalWalletAccountSchema,
+  farcasterAccountSchema,
   phoneAccountSchema,
   telegramAccountSchema,
   customAccountSchema,
@@ -101,3 +106,11 @@ export const usersMeResponseSchema = z.object({
   identity_token: z.string().nullable(),
 })
 export type UsersMeResponse = z.infer<typeof usersMeResponseSchema>
+
+export type EmbeddedWalletAccountWire = z.infer<typeof embeddedWalletAccountSchema>
+
+/** An embedded wallet (key in the enclave), as opposed to an external wallet linked by SIWE/SIWS. */
+export const isEmbeddedWalletWire = (
+  account: LinkedAccountWire,
+): account is EmbeddedWalletAccountWire =>
+  account.type === 'wallet' && account.connector_type === 'embedded'

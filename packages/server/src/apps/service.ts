@@ -48,6 +48,12 @@ export interface AppSettings {
     link_enabled?: boolean
     seamless_auth_enabled?: boolean
   }
+  /**
+   * EVM chain ids a SIWE message may name (docs/login-wallets.md); default
+   * DEFAULT_SIWE_CHAIN_IDS. Smart-account signatures also need the server's
+   * RPC endpoint for the chain (`chainRpcUrls`).
+   */
+  chains?: number[]
   /** Custom-JWT login (docs/login-custom-jwt.md); validated by auth/custom-jwt/schema.ts. */
   custom_auth?: {
     jwks_url?: string

@@ -10,6 +10,7 @@ import * as m001 from './migrations/001_initial.ts'
 import * as m002 from './migrations/002_wallet_secrets.ts'
 import * as m003 from './migrations/003_cloud_recovery.ts'
 import * as m005 from './migrations/005_oauth_login.ts'
+import * as m006 from './migrations/006_wallet_logins.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '002_wallet_secrets': m002,
   '003_cloud_recovery': m003,
   '005_oauth_login': m005,
+  '006_wallet_logins': m006,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

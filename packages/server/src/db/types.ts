@@ -155,6 +155,33 @@ export interface RecoveryOAuthStatesTable {
 }
 
 /** One OAuth login or link redirect in flight (auth/oauth/state.ts): single use, 10 minutes. */
+/** A SIWE / SIWS nonce (migration 006): single-use, bound to an app and an address. */
+export interface SignInNoncesTable {
+  nonce: string
+  app_id: string
+  chain_type: 'ethereum' | 'solana'
+  /** Canonical address (lowercase hex, or base58). */
+  address: string
+  /** SIWS: the sign-in input the server built, JSON; null for SIWE. */
+  sign_in_input: string | null
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
+/** A Farcaster relay channel this server opened (migration 006). */
+export interface FarcasterChannelsTable {
+  /** SHA-256 (hex) of the relay's channel token. */
+  channel_token_hash: string
+  app_id: string
+  nonce: string
+  domain: string
+  siwe_uri: string
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
 export interface OAuthLoginStatesTable {
   /** HMAC of the state code (purpose oauth-login-states); the code itself is never stored. */
   state_hash: string
@@ -186,4 +213,6 @@ export interface Database {
   app_provider_credentials: AppProviderCredentialsTable
   recovery_oauth_states: RecoveryOAuthStatesTable
   oauth_login_states: OAuthLoginStatesTable
+  sign_in_nonces: SignInNoncesTable
+  farcaster_channels: FarcasterChannelsTable
 }

@@ -5,7 +5,13 @@ import type { SmsSender } from '../adapters/sms/types.ts'
 import type { AppCache } from '../apps/cache.ts'
 import type { AppRecord } from '../apps/service.ts'
 import type { OAuthOptions } from '../auth/oauth/providers.ts'
-import type { CloudRecoveryEndpoints, Logger, RateLimitOptions, SessionOptions } from '../config.ts'
+import type {
+  CloudRecoveryEndpoints,
+  FarcasterOptions,
+  Logger,
+  RateLimitOptions,
+  SessionOptions,
+} from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
@@ -28,6 +34,10 @@ export interface ResolvedConfig {
   oauth?: OAuthOptions
   /** SMS/WhatsApp login: allowed ISO countries ('US') and calling codes ('1'); null = all. */
   smsAllowedRegions: string[] | null
+  /** EVM JSON-RPC endpoints by chain id (SIWE smart-account verification). */
+  chainRpcUrls: Record<number, string>
+  /** Farcaster relay and ID registry, defaults filled in. */
+  farcaster: FarcasterOptions
 }
 
 /** Everything a handler may use; built once per server. */

@@ -1,4 +1,10 @@
-import type { LinkedAccountWire, RecoveryMethod, UserWire } from '@latchkey/protocol'
+import {
+  CONNECTOR_TYPES,
+  type ConnectorType,
+  type LinkedAccountWire,
+  type RecoveryMethod,
+  type UserWire,
+} from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
@@ -10,6 +16,15 @@ const seconds = (ms: number) => Math.floor(Number(ms) / 1000)
 
 /** Linked-account type of an embedded wallet (identifier = canonical address). */
 export const WALLET_ACCOUNT_TYPE = 'wallet'
+
+/** Linked-account type of an external Ethereum wallet (SIWE); identifier = lowercase address. */
+export const SIWE_ACCOUNT_TYPE = 'siwe'
+
+/** Linked-account type of an external Solana wallet (SIWS); identifier = base58 address. */
+export const SIWS_ACCOUNT_TYPE = 'siws'
+
+/** Linked-account type of a Farcaster account; identifier = the fid in decimal. */
+export const FARCASTER_ACCOUNT_TYPE = 'farcaster'
 
 /** Linked-account type of a guest (identifier = SHA-256 of the guest credential). */
 export const GUEST_ACCOUNT_TYPE = 'guest'
@@ -44,6 +59,46 @@ export function toLinkedAccountWire(
         delegated: data.delegated === true,
         recovery_method: recovery,
         entropy_id: typeof data.entropy_id === 'string' ? data.entropy_id : secretId,
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
+    case SIWE_ACCOUNT_TYPE:
+    case SIWS_ACCOUNT_TYPE: {
+      // External wallets (auth/siwe, auth/siws): identifier = canonical address.
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+      const connector = text('connector_type')
+      return {
+        type: 'wallet',
+        address: text('address') ?? row.identifier,
+        chain_type: row.type === SIWE_ACCOUNT_TYPE ? 'ethereum' : 'solana',
+        chain_id: text('chain_id'),
+        wallet_client_type: text('wallet_client_type') ?? 'unknown',
+        connector_type:
+          connector && (CONNECTOR_TYPES as readonly string[]).includes(connector)
+            ? (connector as ConnectorType)
+            : 'injected',
+        wallet_index: null,
+        imported: false,
+        delegated: false,
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
+    case FARCASTER_ACCOUNT_TYPE: {
+      // auth/farcaster: identifier = the fid in decimal.
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+      return {
+        type: 'farcaster',
+        fid: Number(row.identifier),
+        owner_address: text('owner_address') ?? '',
+        username: text('username'),
+        display_name: text('display_name'),
+        bio: text('bio'),
+        profile_picture_url: text('pfp_url'),
+        signer_public_key: text('signer_public_key'),
         verified_at: seconds(row.latest_verified_at),
         first_verified_at: seconds(row.first_verified_at),
         latest_verified_at: seconds(row.latest_verified_at),
