@@ -1,5 +1,6 @@
 import { type LatchkeyConfig, LatchkeyProvider } from '@latchkey/react'
 import { useMemo } from 'react'
+import { base, foundry, mainnet, optimism } from 'viem/chains'
 import { ConfigError, ErrorBoundary } from './components/ConfigError.tsx'
 import { Header } from './components/Header.tsx'
 import { Home } from './components/Home.tsx'
@@ -11,7 +12,18 @@ export function App() {
   const { apiUrl, appId } = useMemo(() => readDemoConfig(), [])
   const config = useMemo<LatchkeyConfig>(
     () => ({
-      appearance: { theme, loginMessage: 'Sign in to try every Latchkey capability.' },
+      appearance: {
+        theme,
+        loginMessage: 'Sign in to try every Latchkey capability.',
+        // External wallets of both chains in the lists.
+        walletChainType: 'ethereum-and-solana',
+      },
+      // Chains external wallets are switched to before signing in (the local Anvil node included).
+      chains: [mainnet, base, optimism, foundry],
+      defaultChain: mainnet,
+      externalWallets: {
+        walletConnect: { projectId: import.meta.env.VITE_WALLETCONNECT_PROJECT_ID || undefined },
+      },
       // Out of the box every user gets an Ethereum and a Solana wallet (automatic recovery).
       embeddedWallets: { createOnLogin: { ethereum: 'all-users', solana: 'all-users' } },
     }),

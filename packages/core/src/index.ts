@@ -40,6 +40,21 @@ export {
   validateEmailInput,
 } from './flows/email.ts'
 export {
+  FARCASTER_CHANNEL_TOKEN_HEADER,
+  type FarcasterSignature,
+  getFarcasterStatus,
+  type LoginWithFarcasterParameters,
+  type LoginWithFarcasterReturnType,
+  linkFarcaster,
+  loginWithFarcaster,
+  type StartFarcasterLoginParameters,
+  type StartFarcasterLoginReturnType,
+  startFarcasterLogin,
+  unlinkFarcaster,
+  type WaitForFarcasterOptions,
+  waitForFarcaster,
+} from './flows/farcaster.ts'
+export {
   clearGuestCredential,
   GUEST_CREDENTIAL_KEY,
   getOrCreateGuestCredential,
@@ -102,6 +117,7 @@ export {
   telegramPendingKey,
   unlinkTelegram,
 } from './flows/telegram.ts'
+export { unlinkWallet } from './flows/wallet.ts'
 export {
   createHttpClient,
   type HttpClient,
@@ -127,13 +143,18 @@ export {
   type CustomJwtAccount,
   type EmailAccount,
   type EmbeddedWalletAccount,
+  type ExternalWalletAccount,
+  type FarcasterAccount,
   type GuestAccount,
+  isEmbeddedWallet,
+  isExternalWallet,
   type LinkedAccount,
   type OAuthAccount,
   type PhoneAccount,
   type TelegramAccount,
   toUser,
   type User,
+  type WalletAccount,
 } from './user.ts'
 export {
   CLOUD_CONSENT_MAX_AGE_MS,

@@ -45,6 +45,10 @@ export const StorageKey = {
   identityToken: 'latchkey:id_token',
   analyticsId: 'latchkey:caid',
   recentLoginMethod: 'latchkey:recent-login-method:{appId}',
+  /** External wallet connection records (address, connector, wallet client, connected at). */
+  walletConnections: 'latchkey:wallet-connections:{appId}',
+  /** The most recent external wallet client and chain type. */
+  recentWallet: 'latchkey:recent-wallet:{appId}',
 } as const
 
 export const REFRESH_MARKER_COOKIE = 'latchkey-session'
@@ -145,6 +149,9 @@ export const WALLET_LIST_VISIBLE_ROWS = 5
 export const QR_CODE_SIZE_PX = 160
 /** The Solana sign-in message names this chain (spec 01 §9). */
 export const SIWS_CHAIN_ID = 'mainnet'
+
+/** HTTP header that carries the channel token of a Farcaster status poll (spec 01 §7). */
+export const FARCASTER_CHANNEL_TOKEN_HEADER = 'farcaster-channel-token'
 
 /** How an external wallet is connected (spec 01 §3 "Connected wallet"). */
 export const CONNECTOR_TYPES = [

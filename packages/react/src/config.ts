@@ -1,4 +1,5 @@
 import type { CreateOnLoginConfig, LoginMethod } from '@latchkey/core'
+import type { EvmChain, WalletChainType } from '@latchkey/core/external'
 import {
   DEFAULT_ACCENT_COLOR,
   LOGIN_MESSAGE_MAX_LENGTH,
@@ -25,6 +26,15 @@ export interface LatchkeyAppearance {
   loginGroupPriority?: 'web2-first' | 'web3-first'
   /** Email and phone become buttons that open their input, instead of inputs on the landing screen. */
   hideDirectWeb2Inputs?: boolean
+  /**
+   * The wallet list, in order: wallet slugs (`metamask`, `coinbase_wallet`,
+   * `rainbow`, `phantom`, `wallet_connect`…) and `detected_wallets` (also
+   * `detected_ethereum_wallets` / `detected_solana_wallets`). Default:
+   * detected wallets, metamask, coinbase_wallet, rainbow, wallet_connect.
+   */
+  walletList?: string[]
+  /** Which external wallets the lists offer. Default `'ethereum-only'`. */
+  walletChainType?: WalletChainType
 }
 
 /** `legal` of the host-supplied configuration (spec 01 §3). */
@@ -54,6 +64,18 @@ export interface LatchkeyConfig {
   intl?: { defaultCountry?: string }
   /** Refuse `name+tag@host` addresses (spec 01 §5). */
   disablePlusEmails?: boolean
+  /**
+   * EVM chains the app supports (viem chain objects); external wallets are
+   * switched to `defaultChain` (default: the first) before signing in.
+   * Default `[mainnet]`. Must be non-empty and contain `defaultChain`.
+   */
+  chains?: EvmChain[]
+  defaultChain?: EvmChain
+  /** External wallet connectors. */
+  externalWallets?: {
+    /** WalletConnect v2: on when a Cloud project id is given. */
+    walletConnect?: { enabled?: boolean; projectId?: string }
+  }
   /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
   embeddedWallets?: {
     createOnLogin?: Partial<CreateOnLoginConfig>
@@ -76,6 +98,8 @@ export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = [
   'sms',
   ...OAUTH_PROVIDERS,
   'telegram',
+  'wallet',
+  'farcaster',
 ]
 
 /** Host configuration merged over the server's: what the modal renders from. */
@@ -107,6 +131,9 @@ export interface ResolvedConfig {
   requireUserOwnedRecoveryOnCreate: boolean
   /** User-owned recovery methods on offer (never empty: a password at least). */
   userOwnedRecoveryOptions: UserOwnedRecoveryMethod[]
+  /** `appearance.walletList`, when the host gave one. */
+  walletList: string[] | null
+  walletChainType: WalletChainType
 }
 
 /** The login message, cut to 100 characters (spec 01 §5). */
@@ -178,6 +205,8 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
       app?.embedded_wallet_config.require_user_owned_recovery_on_create ??
       false,
     userOwnedRecoveryOptions: recoveryOptions(host, app),
+    walletList: appearance.walletList ?? null,
+    walletChainType: appearance.walletChainType ?? 'ethereum-only',
     createOnLogin: {
       ethereum:
         host.embeddedWallets?.createOnLogin?.ethereum ??

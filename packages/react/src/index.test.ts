@@ -8,6 +8,7 @@ it('exports exactly these names', () => {
     'LatchkeyLoginPanel',
     'LatchkeyProvider',
     'ProviderRpcError',
+    'useConnectWallet',
     'useCreateWallet',
     'useCustomAuth',
     'useExportWallet',

@@ -19,6 +19,8 @@ export {
   type CustomJwtAccount,
   type EmailAccount,
   type EmbeddedWalletAccount,
+  type ExternalWalletAccount,
+  type FarcasterAccount,
   type GuestAccount,
   LatchkeyError,
   type LinkedAccount,
@@ -29,6 +31,14 @@ export {
   type TelegramProof,
   type User,
 } from '@latchkey/core'
+export type {
+  ConnectedEthereumExternalWallet,
+  ConnectedExternalWallet,
+  ConnectedSolanaExternalWallet,
+  EIP1193Provider,
+  EvmChain,
+  WalletChainType,
+} from '@latchkey/core/external'
 export type { ErrorCode } from '@latchkey/protocol/errors'
 export type {
   LatchkeyAppearance,
@@ -37,6 +47,7 @@ export type {
   UserOwnedRecoveryMethod,
 } from './config.ts'
 export type { SignOptions } from './hooks/signing.ts'
+export { useConnectWallet } from './hooks/useConnectWallet.ts'
 export {
   type UseCustomAuthParameters,
   type UseCustomAuthReturnType,

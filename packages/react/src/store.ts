@@ -7,9 +7,11 @@ import {
   type TelegramProof,
   type User,
 } from '@latchkey/core'
+import type { ConnectedExternalWallet } from '@latchkey/core/external'
 import { type ErrorCode, providerErrors } from '@latchkey/protocol/errors'
 import type { AppConfig, CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { LatchkeyConfig } from './config.ts'
+import { createExternalWalletsHandle, type ExternalWalletsHandle } from './external-wallets.ts'
 import type { TypedData } from './hooks/useSignTypedData.ts'
 
 /** "Login data" of spec 01 §3: what a `login()` call may ask of the modal. */
@@ -25,8 +27,12 @@ export interface LoginOptions {
   intent?: 'login' | 'link' | 'update'
   /** Intent 'update': the address or number being replaced. */
   current?: string
-  /** Open straight on this method's input (link flows). */
-  method?: 'email' | 'sms'
+  /** Open straight on this method's input or screen. */
+  method?: 'email' | 'sms' | 'wallet' | 'farcaster'
+  /** The connect-only wallet modal (no login): see `openConnectWallet`. */
+  connectOnly?: boolean
+  /** Which external wallets to list (overrides `appearance.walletChainType`). */
+  walletChainType?: import('@latchkey/core/external').WalletChainType
   /** A login that left the page (OAuth, Telegram) and came back to be finished in the modal. */
   resume?: ResumedLogin
 }
@@ -238,6 +244,19 @@ export interface LatchkeyInstance {
    * while the sign screen asks for the password); null restores 4001.
    */
   setWalletScreenExit(request: WalletScreenRequest, error: unknown): void
+  /**
+   * Opens the connect-only wallet modal (spec 01 "Connect-only wallet
+   * screen"): the user picks and connects an external wallet without logging
+   * in. Resolves with the wallet; closing the modal first rejects with
+   * WALLET_USER_REJECTED.
+   */
+  openConnectWallet(
+    options?: Pick<LoginOptions, 'walletChainType'>,
+  ): Promise<ConnectedExternalWallet>
+  /** The connect-only modal connected `wallet`: the pending `openConnectWallet` resolves. */
+  completeConnectWallet(wallet: ConnectedExternalWallet): void
+  /** External wallets (discovery, connections), loaded on first use. */
+  readonly externalWallets: ExternalWalletsHandle
   /** Closes the modal; a wallet screen without a result is the user's rejection. */
   closeModal(): void
   /** The element that had focus when the modal opened; focus returns there on close. */
@@ -282,6 +301,20 @@ export function createLatchkeyInstance(
   const eventListeners = new Set<(event: LoginEvent) => void>()
   const opener: { current: HTMLElement | null } = { current: null }
   let pendingWallet: PendingWalletScreen | null = null
+  let pendingConnect: {
+    resolve(wallet: ConnectedExternalWallet): void
+    reject(error: unknown): void
+  } | null = null
+  const settleConnect = () => {
+    const pending = pendingConnect
+    pendingConnect = null
+    pending?.reject(new LatchkeyError('WALLET_USER_REJECTED'))
+  }
+  const externalWallets = createExternalWalletsHandle(
+    client,
+    () => state.hostConfig,
+    () => state.appConfig?.name ?? null,
+  )
   const set = (patch: Partial<UiState>) => {
     state = { ...state, ...patch }
     for (const listener of uiListeners) listener()
@@ -301,6 +334,7 @@ export function createLatchkeyInstance(
   /** Opens the modal on the login flow (a new attempt), settling any wallet screen. */
   const openLoginFlow = (loginOptions: LoginOptions, { rememberFocus = true } = {}) => {
     settleWalletScreen()
+    settleConnect()
     if (rememberFocus) rememberOpener()
     set({
       open: true,
@@ -372,8 +406,21 @@ export function createLatchkeyInstance(
     setWalletScreenExit(request, error) {
       if (pendingWallet?.request === request) pendingWallet.exit = error ?? undefined
     },
+    externalWallets,
+    openConnectWallet(options = {}) {
+      openLoginFlow({ ...options, connectOnly: true, method: 'wallet' })
+      return new Promise<ConnectedExternalWallet>((resolve, reject) => {
+        pendingConnect = { resolve, reject }
+      })
+    },
+    completeConnectWallet(wallet) {
+      const pending = pendingConnect
+      pendingConnect = null
+      pending?.resolve(wallet)
+    },
     closeModal() {
       settleWalletScreen()
+      settleConnect()
       if (state.open) set({ open: false })
     },
     onLoginEvent(listener) {

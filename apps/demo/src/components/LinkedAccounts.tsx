@@ -57,7 +57,12 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
       case 'telegram':
         return () => link.unlinkTelegram(account.telegramUserId)
       case 'wallet':
+        // Embedded wallets cannot be unlinked (spec 01 §5).
+        return account.connectorType === 'embedded'
+          ? null
+          : () => link.unlinkWallet(account.address, account.chainType)
       case 'farcaster':
+        return () => link.unlinkFarcaster(account.fid)
       case 'custom':
       case 'guest':
         return null
@@ -117,6 +122,21 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
             Link {PROVIDER_NAMES[provider]}
           </button>
         ))}
+        {link.methods.includes('wallet') && (
+          <button type="button" className="button button-secondary" onClick={link.linkWallet}>
+            Link wallet
+          </button>
+        )}
+        {link.methods.includes('farcaster') && (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={has('farcaster')}
+            onClick={link.linkFarcaster}
+          >
+            Link Farcaster
+          </button>
+        )}
         {link.methods.includes('telegram') && (
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { useGuestAccount, useLogin } from '@latchkey/react'
 import { useState } from 'react'
+import { ExternalWallets } from './ExternalWallets.tsx'
 
 export function LoginCard() {
   const { login } = useLogin()
@@ -12,8 +13,9 @@ export function LoginCard() {
         Log in to the Latchkey demo
       </h1>
       <p className="muted hero-text">
-        Email and SMS codes, social logins, Telegram and guest accounts, with embedded Ethereum and
-        Solana wallets. Everything runs against your own Latchkey server.
+        Email and SMS codes, social logins, Telegram, Farcaster, Ethereum and Solana wallets and
+        guest accounts, with embedded Ethereum and Solana wallets. Everything runs against your own
+        Latchkey server.
       </p>
       <button type="button" className="button button-primary" onClick={() => login()}>
         Log in
@@ -35,6 +37,7 @@ export function LoginCard() {
           {guestError}
         </p>
       )}
+      <ExternalWallets />
     </section>
   )
 }

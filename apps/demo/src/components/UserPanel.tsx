@@ -1,5 +1,6 @@
 import { type User, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
+import { ExternalWallets } from './ExternalWallets.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
 import { Wallets } from './Wallets.tsx'
 
@@ -54,6 +55,8 @@ export function UserPanel({ user }: { user: User }) {
       </dl>
 
       <Wallets />
+
+      <ExternalWallets />
 
       <LinkedAccounts accounts={user.linkedAccounts} />
     </section>

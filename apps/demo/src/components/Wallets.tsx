@@ -47,10 +47,15 @@ const MAIL: TypedData = {
 }
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 
+const isEmbedded = <T extends { connectorType: string }>(
+  wallet: T,
+): wallet is Extract<T, { connectorType: 'embedded' }> => wallet.connectorType === 'embedded'
+
 /** The user's embedded wallets: addresses, recovery status, and what they can do. */
 export function Wallets() {
-  const { wallets } = useWallets()
-  const { wallets: solanaWallets } = useSolanaWallets()
+  // External wallets have their own section (ExternalWallets.tsx).
+  const wallets = useWallets().wallets.filter(isEmbedded)
+  const solanaWallets = useSolanaWallets().wallets.filter(isEmbedded)
   const { createWallet } = useCreateWallet()
   const { signMessage } = useSignMessage()
   const { signTypedData } = useSignTypedData()

@@ -4,8 +4,7 @@ import { authModeSchema } from './common.ts'
 /** Unix seconds. */
 const timestamp = z.number().int()
 
-/** HTTP header that carries the channel token of a status poll (spec 01 §7). */
-export const FARCASTER_CHANNEL_TOKEN_HEADER = 'farcaster-channel-token'
+export { FARCASTER_CHANNEL_TOKEN_HEADER } from '../constants.ts'
 
 export const farcasterInitRequestSchema = z.object({
   /** Captcha token, when the app enables captcha. */

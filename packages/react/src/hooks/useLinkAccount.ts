@@ -5,9 +5,11 @@ import {
   redirectToTelegram,
   type User,
   unlinkEmail,
+  unlinkFarcaster,
   unlinkOAuth,
   unlinkPhone,
   unlinkTelegram,
+  unlinkWallet,
 } from '@latchkey/core'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { useMemo } from 'react'
@@ -40,6 +42,18 @@ export interface UseLinkAccountReturnType {
   unlinkOAuth(provider: OAuthProvider, subject: string): Promise<User>
   /** Unlinks a Telegram account. */
   unlinkTelegram(telegramUserId: string): Promise<User>
+  /**
+   * Opens the modal on the wallet list: the picked wallet signs a SIWE/SIWS
+   * message that links it. An address on another user fails with 'User
+   * already exists for this address'.
+   */
+  linkWallet(): void
+  /** Unlinks an external wallet (embedded wallets cannot be unlinked). */
+  unlinkWallet(address: string, chainType?: 'ethereum' | 'solana'): Promise<User>
+  /** Opens the modal on Farcaster's QR code; approving in the Farcaster app links the fid. */
+  linkFarcaster(): void
+  /** Unlinks the Farcaster account `fid`. */
+  unlinkFarcaster(fid: number): Promise<User>
 }
 
 /**
@@ -82,6 +96,14 @@ export function useLinkAccount(): UseLinkAccountReturnType {
       unlinkPhone: (phoneNumber) => unlinkPhone(client, { phoneNumber }),
       unlinkOAuth: (provider, subject) => unlinkOAuth(client, { provider, subject }),
       unlinkTelegram: (telegramUserId) => unlinkTelegram(client, { telegramUserId }),
+      linkWallet: () => instance.openLink({ method: 'wallet' }),
+      unlinkWallet: (address, chainType) =>
+        unlinkWallet(client, {
+          address,
+          chainType: chainType ?? (address.startsWith('0x') ? 'ethereum' : 'solana'),
+        }),
+      linkFarcaster: () => instance.openLink({ method: 'farcaster' }),
+      unlinkFarcaster: (fid) => unlinkFarcaster(client, { fid }),
     }
   }, [instance])
   return useMemo(() => ({ methods, ...actions }), [methods, actions])

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ETH_ADDRESS, renderWithWallets } from '../test/wallet.tsx'
 import { useSetWalletPassword } from './useSetWalletPassword.ts'
-import { useWallets } from './useWallets.ts'
+import { type ConnectedEthereumWallet, useWallets } from './useWallets.ts'
 
 afterEach(() => {
   cleanup()
@@ -13,11 +13,13 @@ afterEach(() => {
 
 type Hooks = {
   setWalletPassword: ReturnType<typeof useSetWalletPassword>['setWalletPassword']
-  wallets: ReturnType<typeof useWallets>['wallets']
+  wallets: ConnectedEthereumWallet[]
 }
 function Probe({ hooks }: { hooks: Hooks }) {
   hooks.setWalletPassword = useSetWalletPassword().setWalletPassword
-  hooks.wallets = useWallets().wallets
+  hooks.wallets = useWallets().wallets.filter(
+    (w): w is ConnectedEthereumWallet => w.connectorType === 'embedded',
+  )
   return null
 }
 function setup(options: Parameters<typeof renderWithWallets>[1] = {}) {

@@ -9,7 +9,11 @@ import {
   importWallet,
   signSolanaMessage,
 } from '@latchkey/core'
-import { useCallback, useMemo } from 'react'
+import type {
+  ConnectedEthereumExternalWallet,
+  ConnectedSolanaExternalWallet,
+} from '@latchkey/core/external'
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
 import { useSession } from './useSession.ts'
 
@@ -59,19 +63,44 @@ const recoveryOf = (wallet: EmbeddedWalletAccount): WalletRecovery => ({
   description: recoveryDescriptions[wallet.recoveryMethod] ?? wallet.recoveryMethod,
 })
 
+/** Connected external wallets of one chain type (restored from storage on first use). */
+function useExternalWallets<T extends 'ethereum' | 'solana'>(
+  chainType: T,
+): Array<T extends 'ethereum' ? ConnectedEthereumExternalWallet : ConnectedSolanaExternalWallet> {
+  const { externalWallets } = useLatchkeyInstance()
+  useEffect(() => externalWallets.restore(), [externalWallets])
+  const state = useSyncExternalStore(
+    externalWallets.subscribe,
+    externalWallets.getState,
+    externalWallets.getState,
+  )
+  return useMemo(
+    () =>
+      (state?.wallets ?? []).filter((w) => w.type === chainType) as Array<
+        T extends 'ethereum' ? ConnectedEthereumExternalWallet : ConnectedSolanaExternalWallet
+      >,
+    [state, chainType],
+  )
+}
+
 /**
- * The user's embedded Ethereum wallets, each with an EIP-1193 provider and its
- * recovery status.
+ * The user's Ethereum wallets: embedded ones (each with an EIP-1193 provider
+ * and its recovery status), then the external wallets connected in this
+ * browser (`connectorType` other than `embedded`: MetaMask, WalletConnect…).
  *
  * @example
  * const { wallets } = useWallets()
  * const provider = wallets[0]?.getEthereumProvider()
  * const signature = await provider?.request({ method: 'personal_sign', params: ['0x68656c6c6f', wallets[0].address] })
  */
-export function useWallets(): { ready: boolean; wallets: ConnectedEthereumWallet[] } {
+export function useWallets(): {
+  ready: boolean
+  wallets: Array<ConnectedEthereumWallet | ConnectedEthereumExternalWallet>
+} {
   const { client } = useLatchkeyInstance()
   const session = useSession(client)
-  const wallets = useMemo(
+  const external = useExternalWallets('ethereum')
+  const embedded = useMemo(
     () =>
       embeddedWallets(session.user, 'ethereum').map(
         (wallet): ConnectedEthereumWallet => ({
@@ -87,14 +116,23 @@ export function useWallets(): { ready: boolean; wallets: ConnectedEthereumWallet
       ),
     [client, session.user],
   )
+  const wallets = useMemo(() => [...embedded, ...external], [embedded, external])
   return { ready: session.status !== 'loading', wallets }
 }
 
-/** The user's embedded Solana wallets, with `signMessage` and their recovery status. */
-export function useSolanaWallets(): { ready: boolean; wallets: ConnectedSolanaWallet[] } {
+/**
+ * The user's Solana wallets: embedded ones (with `signMessage` and their
+ * recovery status), then external Wallet Standard wallets connected in this
+ * browser (Phantom, Solflare…).
+ */
+export function useSolanaWallets(): {
+  ready: boolean
+  wallets: Array<ConnectedSolanaWallet | ConnectedSolanaExternalWallet>
+} {
   const { client } = useLatchkeyInstance()
   const session = useSession(client)
-  const wallets = useMemo(
+  const external = useExternalWallets('solana')
+  const embedded = useMemo(
     () =>
       embeddedWallets(session.user, 'solana').map(
         (wallet): ConnectedSolanaWallet => ({
@@ -110,6 +148,7 @@ export function useSolanaWallets(): { ready: boolean; wallets: ConnectedSolanaWa
       ),
     [client, session.user],
   )
+  const wallets = useMemo(() => [...embedded, ...external], [embedded, external])
   return { ready: session.status !== 'loading', wallets }
 }
 

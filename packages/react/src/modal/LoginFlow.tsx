@@ -12,11 +12,12 @@ import {
 } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
 import { useUiState } from '../context.ts'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
+import { ConnectionStatus } from './components/ConnectionStatus.tsx'
 import { ScreenLayout } from './components/ScreenLayout.tsx'
 import { isInAppBrowser } from './methods/oauth/in-app-browser.ts'
 import { InAppBrowserScreen, OAuthLogin, startOAuthFromModal } from './methods/oauth/OAuthLogin.tsx'
@@ -35,6 +36,10 @@ import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import { MoreOptionsScreen } from './screens/MoreOptionsScreen.tsx'
 import { SuccessScreen } from './screens/SuccessScreen.tsx'
 import { WalletCreationScreen } from './screens/WalletCreationScreen.tsx'
+
+// External wallets and Farcaster load their code (connectors, viem, QR) only when picked.
+const WalletLogin = lazy(() => import('./methods/wallet/WalletLogin.tsx'))
+const FarcasterLogin = lazy(() => import('./methods/farcaster/FarcasterLogin.tsx'))
 
 export interface LoginFlowProps {
   instance: LatchkeyInstance
@@ -69,6 +74,8 @@ function initialScreen({ resume, method }: LoginOptions): Screen {
   if (resume?.kind === 'telegram') return { screen: 'telegram', proof: resume.proof }
   if (method === 'email') return { screen: 'email-entry' }
   if (method === 'sms') return { screen: 'sms-entry' }
+  if (method === 'wallet') return { screen: 'wallet' }
+  if (method === 'farcaster') return { screen: 'farcaster' }
   return { screen: 'landing' }
 }
 
@@ -160,6 +167,8 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     if (method === 'email') setScreen({ screen: 'email-entry' })
     else if (method === 'sms') setScreen({ screen: 'sms-entry' })
     else if (method === 'telegram') setScreen({ screen: 'telegram', proof: null })
+    else if (method === 'wallet') setScreen({ screen: 'wallet' })
+    else if (method === 'farcaster') setScreen({ screen: 'farcaster' })
     else if (isOAuthProvider(method)) void startOAuth(method)
   }
 
@@ -221,10 +230,12 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     // A link has no post-login sequence: the user was already logged in.
     const next = linking ? null : nextPostLoginScreen({ user, isNewUser, loginMethod, config })
     const timer = next
-      ? // Spec 01 §4 "OAuth": the sequence starts 1.4 s after a social login's success.
+      ? // Spec 01 §4: the sequence starts 1.4 s after a social login's or a wallet's success.
         setTimeout(
           () => setScreen(next),
-          isOAuthProvider(loginMethod) ? SUCCESS_CLOSE_DELAY_MS : POST_LOGIN_DELAY_MS,
+          isOAuthProvider(loginMethod) || loginMethod === 'wallet'
+            ? SUCCESS_CLOSE_DELAY_MS
+            : POST_LOGIN_DELAY_MS,
         )
       : setTimeout(
           () =>
@@ -342,7 +353,55 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           onBack={backToLanding}
         />
       )
+    case 'wallet':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <WalletLogin
+            instance={instance}
+            mode={loginOptions.connectOnly ? 'connect' : linking ? 'link' : 'login'}
+            disableSignup={disableSignup}
+            walletChainType={loginOptions.walletChainType ?? config.walletChainType}
+            walletList={config.walletList}
+            onDone={({ user, isNewUser, walletName }) =>
+              setScreen({
+                screen: 'success',
+                user,
+                isNewUser,
+                loginMethod: 'wallet',
+                label: walletName,
+              })
+            }
+            onConnected={(wallet) => {
+              instance.completeConnectWallet(wallet)
+              instance.closeModal()
+            }}
+            onError={redirectLoginFailed}
+            onBack={
+              loginOptions.connectOnly || loginOptions.method === 'wallet'
+                ? undefined
+                : backToLanding
+            }
+          />
+        </Suspense>
+      )
+    case 'farcaster':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <FarcasterLogin
+            client={client}
+            intent={linking ? 'link' : 'login'}
+            disableSignup={disableSignup}
+            onDone={redirectLoginDone('farcaster')}
+            onError={redirectLoginFailed}
+            onBack={loginOptions.method === 'farcaster' ? undefined : backToLanding}
+          />
+        </Suspense>
+      )
     case 'success':
+      if (screen.loginMethod === 'wallet' && screen.label)
+        return <ConnectionStatus name={screen.label} status="success" />
+      if (screen.loginMethod === 'farcaster')
+        return <ConnectionStatus name="Farcaster" status="success" />
       // Spec 01 §2: social and Telegram logins end on 'Successfully connected with {provider}'.
       if (screen.loginMethod === 'telegram')
         return <TelegramStatusScreen state={{ status: 'success', ...screen }} />

@@ -17,7 +17,16 @@ export type Screen =
   | { screen: 'oauth'; provider: OAuthProvider; ret: OAuthReturn | null; startError?: OAuthFailure }
   | { screen: 'in-app-browser' }
   | { screen: 'telegram'; proof: TelegramProof | null }
-  | { screen: 'success'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
+  | { screen: 'wallet' }
+  | { screen: 'farcaster' }
+  | {
+      screen: 'success'
+      user: User
+      isNewUser: boolean
+      loginMethod: LoginMethod
+      /** Wallet logins: the wallet's name, for 'Successfully connected with {wallet}'. */
+      label?: string
+    }
   | { screen: 'error'; code: ErrorCode }
   | { screen: 'account-not-found' }
   | {

@@ -259,6 +259,21 @@ export const css = `
   color: var(--lk-fg-muted); background: var(--lk-bg-muted);
 }
 .lk-info strong { display: block; margin-bottom: 4px; color: var(--lk-fg); font-weight: 600; }
+.lk-wallet-list { margin: 0 -2px; padding: 0 2px; }
+.lk-wallet-list .lk-option { height: 48px; min-height: 48px; }
+.lk-wallet-row { gap: 10px; }
+.lk-wallet-icon { width: 28px; height: 28px; border-radius: 8px; flex: none; object-fit: cover; }
+.lk-wallet-initial {
+  display: inline-flex; align-items: center; justify-content: center; font-size: 14px; font-weight: 700;
+  color: var(--lk-fg); background: var(--lk-bg-muted); flex: none !important;
+}
+.lk-head .lk-wallet-icon { width: 56px; height: 56px; border-radius: 14px; font-size: 24px; }
+.lk-wallet-name { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.lk-wallet-badges { display: inline-flex; gap: 4px; flex: none !important; }
+.lk-wallet-badges .lk-badge { height: 20px; padding: 0 6px; font-size: 11px; color: var(--lk-fg-muted); background: var(--lk-bg-muted); animation: none; }
+.lk-qr-wrap { display: flex; justify-content: center; padding: 8px 0; }
+.lk-qr { border-radius: 8px; background: #fff; }
+.lk-steps { margin: 0; padding-left: 20px; font-size: 14px; line-height: 1.6; color: var(--lk-fg-muted); }
 .lk-export-frame { display: block; width: 100%; height: 420px; border: 1px solid var(--lk-border, rgba(127,127,127,.25)); border-radius: 12px; background: transparent; }
 `
 

@@ -1,0 +1,276 @@
+import type { LatchkeyError } from '@latchkey/core'
+import type { WalletOption } from '@latchkey/core/external'
+import { mobileLink } from '@latchkey/core/external'
+import { COPY_FEEDBACK_MS, MOBILE_REDIRECT_STILL_HERE_MS } from '@latchkey/protocol/constants'
+import { useEffect, useState } from 'react'
+import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
+import { ScreenLayout } from '../../components/ScreenLayout.tsx'
+import { Spinner } from '../../components/Spinner.tsx'
+import { StatusIcon } from '../../components/StatusIcon.tsx'
+import { QrCode } from './QrCode.tsx'
+import { WalletIcon } from './WalletList.tsx'
+
+/** Where a wallet connection is (spec 01 §2 "Wallet connecting"). */
+export type ConnectPhase = 'waiting' | 'switching' | 'sign' | 'signing' | 'success' | 'error'
+
+export interface WalletConnectingScreenProps {
+  option: WalletOption
+  phase: ConnectPhase
+  error?: LatchkeyError | null
+  /** Retry is offered (retries left and the error is retryable). */
+  canRetry: boolean
+  /** No retries left: 'Unable to connect wallet', only 'Use a different wallet'. */
+  exhausted: boolean
+  /** WalletConnect's pairing URI, drawn as a QR code. */
+  uri?: string | null
+  onRetry(): void
+  onOtherWallet(): void
+}
+
+/** 'Waiting for {wallet}' → 'Switching networks' → 'Sign to verify' → 'Signing' → success or failure. */
+export function WalletConnectingScreen({
+  option,
+  phase,
+  error,
+  canRetry,
+  exhausted,
+  uri,
+  onRetry,
+  onOtherWallet,
+}: WalletConnectingScreenProps) {
+  if (phase === 'success')
+    return (
+      <ScreenLayout
+        title={`Successfully connected with ${option.name}`}
+        media={
+          <StatusIcon tone="success">
+            <CheckIcon />
+          </StatusIcon>
+        }
+      >
+        <p className="lk-visually-hidden" role="status">
+          Successfully connected with {option.name}
+        </p>
+      </ScreenLayout>
+    )
+  if (phase === 'error') {
+    const message = error?.userMessage
+    return (
+      <ScreenLayout
+        title={exhausted ? 'Unable to connect wallet' : (message?.title ?? 'Something went wrong')}
+        subtitle={exhausted ? undefined : message?.detail}
+        onBack={onOtherWallet}
+        media={
+          <StatusIcon tone="error">
+            <AlertIcon />
+          </StatusIcon>
+        }
+      >
+        <p className="lk-visually-hidden" role="alert">
+          {exhausted ? 'Unable to connect wallet' : message?.title}
+        </p>
+        <div className="lk-actions">
+          {canRetry && !exhausted && (
+            <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry} autoFocus>
+              Retry
+            </button>
+          )}
+          <button type="button" className="lk-btn lk-btn-secondary" onClick={onOtherWallet}>
+            Use a different wallet
+          </button>
+        </div>
+      </ScreenLayout>
+    )
+  }
+  if (phase === 'waiting' && uri)
+    return <WalletConnectQr option={option} uri={uri} onBack={onOtherWallet} />
+  const titles: Record<Exclude<ConnectPhase, 'success' | 'error'>, string> = {
+    waiting: `Waiting for ${option.name}`,
+    switching: 'Switching networks',
+    sign: 'Sign to verify',
+    signing: 'Signing',
+  }
+  const subtitles: Record<Exclude<ConnectPhase, 'success' | 'error'>, string> = {
+    waiting: 'Connect your wallet to continue.',
+    switching: `Approve the network switch in ${option.name}.`,
+    sign: `Sign the message in ${option.name} to verify it belongs to you.`,
+    signing: 'Verifying your signature.',
+  }
+  return (
+    <ScreenLayout
+      title={titles[phase]}
+      subtitle={subtitles[phase]}
+      onBack={onOtherWallet}
+      media={<WalletIcon option={option} />}
+    >
+      <div className="lk-status">
+        <Spinner label={titles[phase]} />
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/** WalletConnect: scan the pairing QR code, open it in a wallet app, or copy the link. */
+export function WalletConnectQr({
+  option,
+  uri,
+  onBack,
+}: {
+  option: WalletOption
+  uri: string
+  onBack(): void
+}) {
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timer = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS)
+    return () => clearTimeout(timer)
+  }, [copied])
+  return (
+    <ScreenLayout
+      title={`Scan with ${option.name}`}
+      subtitle="Scan this code with a wallet app on your phone."
+      onBack={onBack}
+    >
+      <div className="lk-qr-wrap">
+        <QrCode value={uri} label={`${option.name} QR code`} />
+      </div>
+      <div className="lk-actions">
+        <a className="lk-btn lk-btn-secondary" href={uri}>
+          Open in app
+        </a>
+        <button
+          type="button"
+          className="lk-btn lk-btn-secondary"
+          onClick={() => void navigator.clipboard?.writeText(uri).then(() => setCopied(true))}
+        >
+          {copied ? 'Copied' : 'Copy link'}
+        </button>
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/** A wallet that is not installed, on a desktop browser (spec 01 §2). */
+export function InstallWalletScreen({ option, onBack }: { option: WalletOption; onBack(): void }) {
+  return (
+    <ScreenLayout
+      title={`Install ${option.name}`}
+      media={<WalletIcon option={option} />}
+      onBack={onBack}
+    >
+      <ol className="lk-steps">
+        <li>
+          Install the {option.name} browser extension
+          {option.extensionUrl && (
+            <>
+              {' '}
+              from{' '}
+              <a href={option.extensionUrl} target="_blank" rel="noopener noreferrer">
+                {new URL(option.extensionUrl).host}
+              </a>
+            </>
+          )}
+          .
+        </li>
+        <li>Set up a new wallet or import an existing one.</li>
+        <li>Store your recovery phrase somewhere safe. Never share it.</li>
+        <li>Reload this page to connect.</li>
+      </ol>
+      <div className="lk-actions">
+        <button
+          type="button"
+          className="lk-btn lk-btn-primary"
+          onClick={() => globalThis.location?.reload()}
+        >
+          Reload the page
+        </button>
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/**
+ * A wallet app on a phone: Continue opens this page in the wallet's browser;
+ * after 1 s 'Still here?' offers the App Store (spec 01 §4 "Mobile redirect").
+ */
+export function MobileRedirectScreen({ option, onBack }: { option: WalletOption; onBack(): void }) {
+  const [left, setLeft] = useState(false)
+  const [stillHere, setStillHere] = useState(false)
+  useEffect(() => {
+    if (!left) return
+    const timer = setTimeout(() => setStillHere(true), MOBILE_REDIRECT_STILL_HERE_MS)
+    return () => clearTimeout(timer)
+  }, [left])
+  const link = option.mobileBrowseUrl
+    ? mobileLink(option.mobileBrowseUrl, globalThis.location?.href ?? '')
+    : option.homepage
+  return (
+    <ScreenLayout
+      title={stillHere ? 'Still here?' : `Open ${option.name}`}
+      subtitle={
+        stillHere
+          ? `If ${option.name} did not open, install it first.`
+          : `Continue in the ${option.name} app to connect.`
+      }
+      media={<WalletIcon option={option} />}
+      onBack={onBack}
+    >
+      <div className="lk-actions">
+        <a className="lk-btn lk-btn-primary" href={link} onClick={() => setLeft(true)}>
+          Continue
+        </a>
+        {stillHere && option.appStoreUrl && (
+          <a
+            className="lk-btn lk-btn-secondary"
+            href={option.appStoreUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            Go to App Store
+          </a>
+        )}
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/** Phantom on Solana: a Ledger signs a memo transaction instead of a message. */
+export function LedgerChoiceScreen({
+  option,
+  onChoose,
+  onBack,
+}: {
+  option: WalletOption
+  onChoose(ledger: boolean): void
+  onBack(): void
+}) {
+  return (
+    <ScreenLayout
+      title="Are you using a Ledger?"
+      subtitle={`Ledger accounts in ${option.name} sign in with a transaction that is never sent.`}
+      media={<WalletIcon option={option} />}
+      onBack={onBack}
+    >
+      <div className="lk-actions">
+        <button type="button" className="lk-btn lk-btn-primary" onClick={() => onChoose(true)}>
+          Continue with Ledger
+        </button>
+        <button type="button" className="lk-btn lk-btn-secondary" onClick={() => onChoose(false)}>
+          Continue without Ledger
+        </button>
+      </div>
+    </ScreenLayout>
+  )
+}
+
+/** A spinner while the wallet list loads (detection waits for EIP-6963 announcements). */
+export function WalletLoadingScreen({ title, onBack }: { title: string; onBack?: () => void }) {
+  return (
+    <ScreenLayout title={title} onBack={onBack}>
+      <div className="lk-status">
+        <Spinner label="Looking for wallets" />
+      </div>
+    </ScreenLayout>
+  )
+}
