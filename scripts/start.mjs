@@ -2,19 +2,35 @@
 // `npm start`: provisions the demo app, then runs the Latchkey server (SQLite,
 // dev mailbox) and the demo app side by side, and prints their URLs.
 import { spawn, spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const serverPort = Number(process.env.LATCHKEY_PORT ?? 8787)
 const demoPort = Number(process.env.DEMO_PORT ?? 5173)
+const anvilPort = Number(process.env.ANVIL_PORT ?? 8545)
+const anvilUrl = `http://127.0.0.1:${anvilPort}`
 const serverUrl = `http://localhost:${serverPort}`
 const demoUrl = `http://localhost:${demoPort}`
 // A fixed id keeps the demo's configuration stable across restarts (dev only).
 const DEMO_APP_ID = 'latchkeydemo0000000000001'
 const tsx = join(root, 'node_modules/.bin/tsx')
 const cli = join(root, 'packages/server/src/cli.ts')
-const env = { ...process.env, LATCHKEY_PUBLIC_URL: serverUrl, PORT: String(serverPort) }
+const env = {
+  ...process.env,
+  LATCHKEY_PUBLIC_URL: serverUrl,
+  PORT: String(serverPort),
+  // SIWE verifies smart-account signatures on the local chain through it.
+  LATCHKEY_RPC_URLS: process.env.LATCHKEY_RPC_URLS ?? `31337=${anvilUrl}`,
+}
+const require = createRequire(import.meta.url)
+const arch = process.arch === 'x64' ? 'amd64' : process.arch
+const anvil = join(
+  dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)),
+  'bin',
+  'anvil',
+)
 
 const ensure = spawnSync(
   tsx,
@@ -31,7 +47,8 @@ const ensure = spawnSync(
     '--origin',
     `http://127.0.0.1:${demoPort}`,
     // Methods that need no third-party account: codes land in the dev mailbox / outbox.
-    ...['email', 'sms', 'guest'].flatMap((method) => ['--login-method', method]),
+    // Wallet login works with any browser wallet extension (or the local chain's keys).
+    ...['email', 'sms', 'guest', 'wallet'].flatMap((method) => ['--login-method', method]),
   ],
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
@@ -64,16 +81,18 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0))
 process.on('SIGTERM', () => shutdown(0))
 
+// The local chain (Anvil, chain id 31337) with its funded dev accounts.
+run('anvil', anvil, ['--port', String(anvilPort), '--host', '127.0.0.1', '--silent'])
 run('server', tsx, [cli, 'serve'])
 run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '--strictPort'], {
   cwd: join(root, 'apps/demo'),
   extraEnv: { VITE_LATCHKEY_API_URL: serverUrl, VITE_LATCHKEY_APP_ID: DEMO_APP_ID },
 })
 
-async function waitFor(url) {
+async function waitFor(url, probe = () => fetch(url)) {
   for (let i = 0; i < 300; i++) {
     try {
-      await fetch(url)
+      await probe()
       return true
     } catch {
       await new Promise((r) => setTimeout(r, 200))
@@ -82,13 +101,24 @@ async function waitFor(url) {
   return false
 }
 
-await Promise.all([waitFor(`${serverUrl}/api/v1/openapi.json`), waitFor(demoUrl)])
+const anvilReady = () =>
+  fetch(anvilUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+  })
+await Promise.all([
+  waitFor(`${serverUrl}/api/v1/openapi.json`),
+  waitFor(demoUrl),
+  waitFor(anvilUrl, anvilReady),
+])
 console.log(`
   Latchkey server:  ${serverUrl}
   Dev mailbox:      ${serverUrl}/dev/mailbox
   Dev SMS outbox:   ${serverUrl}/dev/outbox
   Demo app:         ${demoUrl}
   Demo app id:      ${DEMO_APP_ID}
+  Local chain:      ${anvilUrl} (Anvil, chain id 31337)
 
   Open the demo, click "Log in", and read your code in the dev mailbox or SMS outbox
   (it is printed here too), or click "Continue as guest".
