@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { ACCESS_TOKEN_TTL_S, Header, routes } from '@latchkey/protocol'
+import {
+  ACCESS_TOKEN_TTL_S,
+  FARCASTER_CHANNEL_TOKEN_HEADER,
+  Header,
+  routes,
+} from '@latchkey/protocol'
 import { Hono } from 'hono'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
@@ -20,8 +25,11 @@ import {
 import { appConfigRoute } from './apps/routes.ts'
 import { customJwtRoutes } from './auth/custom-jwt/routes.ts'
 import { emailRoutes } from './auth/email/routes.ts'
+import { farcasterRoutes } from './auth/farcaster/routes.ts'
 import { guestRoutes } from './auth/guest/routes.ts'
 import { oauthRoutes } from './auth/oauth/routes.ts'
+import { siweRoutes } from './auth/siwe/routes.ts'
+import { siwsRoutes } from './auth/siws/routes.ts'
 import { devOutboxRoute, registerDevOutboxPage } from './auth/sms/dev-routes.ts'
 import { resolveSmsAllowedRegions } from './auth/sms/phone.ts'
 import { smsRoutes } from './auth/sms/routes.ts'
@@ -95,6 +103,7 @@ const ALLOWED_HEADERS = [
   Header.client,
   'authorization',
   'content-type',
+  FARCASTER_CHANNEL_TOKEN_HEADER,
 ]
 
 /**
@@ -231,6 +240,9 @@ export async function createLatchkeyServer(
       ...customJwtRoutes,
       ...guestRoutes,
       ...oauthRoutes,
+      ...siweRoutes,
+      ...siwsRoutes,
+      ...farcasterRoutes,
       refreshRoute,
       logoutRoute,
       usersMeRoute,

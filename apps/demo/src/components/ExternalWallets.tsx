@@ -85,7 +85,12 @@ export function ExternalWallets() {
                 type="button"
                 className="link-button"
                 aria-label={`Disconnect ${wallet.meta.name}`}
-                onClick={() => run(async () => (await wallet.disconnect(), null))}
+                onClick={() =>
+                  run(async () => {
+                    await wallet.disconnect()
+                    return null
+                  })
+                }
               >
                 Disconnect
               </button>

@@ -260,6 +260,7 @@ export const css = `
 }
 .lk-info strong { display: block; margin-bottom: 4px; color: var(--lk-fg); font-weight: 600; }
 .lk-wallet-list { margin: 0 -2px; padding: 0 2px; }
+.lk-wallet-list ul { list-style: none; margin: 0; padding: 0; }
 .lk-wallet-list .lk-option { height: 48px; min-height: 48px; }
 .lk-wallet-row { gap: 10px; }
 .lk-wallet-icon { width: 28px; height: 28px; border-radius: 8px; flex: none; object-fit: cover; }

@@ -95,15 +95,13 @@ function VirtualWalletList({
   return (
     <div
       className="lk-wallet-list"
-      role="list"
       style={{ height, overflowY: 'auto', position: 'relative' }}
       onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
     >
-      <div style={{ height: options.length * rowHeight, position: 'relative' }}>
+      <ul style={{ height: options.length * rowHeight, position: 'relative' }}>
         {options.slice(first, last).map((option, i) => (
-          <div
+          <li
             key={option.key}
-            role="listitem"
             style={{
               position: 'absolute',
               top: (first + i) * rowHeight,
@@ -113,9 +111,9 @@ function VirtualWalletList({
             }}
           >
             <WalletRow option={option} recent={option.id === recentId} onPick={onPick} />
-          </div>
+          </li>
         ))}
-      </div>
+      </ul>
     </div>
   )
 }
@@ -174,7 +172,14 @@ export function WalletListScreen({
   return (
     <ScreenLayout
       title={title}
-      onBack={collapsible ? () => (setExpanded(false), setQuery('')) : onBack}
+      onBack={
+        collapsible
+          ? () => {
+              setExpanded(false)
+              setQuery('')
+            }
+          : onBack
+      }
     >
       {searchable && (
         <input
