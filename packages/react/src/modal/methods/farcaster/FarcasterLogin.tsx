@@ -102,7 +102,7 @@ export default function FarcasterLogin({
     return (
       <ScreenLayout
         title={timedOut ? message.title : 'Authentication failed'}
-        subtitle={timedOut ? undefined : message.title}
+        subtitle={timedOut || state.code === 'AUTHENTICATION_FAILED' ? undefined : message.title}
         onBack={onBack}
         media={
           <StatusIcon tone="error">
@@ -114,9 +114,11 @@ export default function FarcasterLogin({
           {message.title}
         </p>
         <div className="lk-actions">
-          <button type="button" className="lk-btn lk-btn-primary" onClick={retry} autoFocus>
-            Retry
-          </button>
+          {message.retryable && (
+            <button type="button" className="lk-btn lk-btn-primary" onClick={retry} autoFocus>
+              Retry
+            </button>
+          )}
         </div>
       </ScreenLayout>
     )

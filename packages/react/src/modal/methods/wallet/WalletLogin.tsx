@@ -103,7 +103,14 @@ export default function WalletLogin({
   const [retries, setRetries] = useState(0)
   const attempt = useRef(0)
   const timers = useRef<ReturnType<typeof setTimeout>[]>([])
-  useEffect(() => () => timers.current.forEach(clearTimeout), [])
+  useEffect(
+    () => () => {
+      // A connection that settles after the modal closed is ignored.
+      attempt.current++
+      for (const timer of timers.current) clearTimeout(timer)
+    },
+    [],
+  )
 
   useEffect(() => {
     if (manager) return

@@ -142,7 +142,12 @@ export function WalletConnectQr({
         <button
           type="button"
           className="lk-btn lk-btn-secondary"
-          onClick={() => void navigator.clipboard?.writeText(uri).then(() => setCopied(true))}
+          onClick={() =>
+            void navigator.clipboard?.writeText(uri).then(
+              () => setCopied(true),
+              () => undefined,
+            )
+          }
         >
           {copied ? 'Copied' : 'Copy link'}
         </button>
