@@ -7,6 +7,12 @@ export interface E2EContext {
   serverUrl: string
   demoUrl: string
   appId: string
+  /**
+   * A second app (same origins) whose modal offers email and external-wallet
+   * login: the demo uses it with `?appId=` (wallet tests), so the first app's
+   * landing layout stays as the other tests expect it.
+   */
+  walletAppId: string
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string
@@ -30,6 +36,7 @@ declare module 'vitest' {
 }
 
 const APP_ID = 'e2eappaaaaaaaaaaaaaaaaaaa'
+const WALLET_APP_ID = 'e2ewalletaaaaaaaaaaaaaaaa'
 const GOOGLE_CLIENT = {
   clientId: 'latchkey-e2e.apps.googleusercontent.com',
   clientSecret: 'GOCSPX-e2e-client-secret-0123456789',
@@ -142,6 +149,12 @@ export default async function setup(project: TestProject) {
       },
     },
   })
+  await ensureApp(server.server.db, {
+    id: WALLET_APP_ID,
+    name: 'E2E Wallet Demo',
+    origins: [demoUrl],
+    settings: { login_methods: { email: true, wallet: true } },
+  })
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -170,6 +183,7 @@ export default async function setup(project: TestProject) {
     serverUrl: server.url,
     demoUrl,
     appId: APP_ID,
+    walletAppId: WALLET_APP_ID,
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,
