@@ -134,6 +134,17 @@ export interface ResolvedConfig {
   /** `appearance.walletList`, when the host gave one. */
   walletList: string[] | null
   walletChainType: WalletChainType
+  /** A broken `chains` / `defaultChain` (spec 01 §5): the modal shows it instead of logging in. */
+  chainsError: { code: 'INVALID_CHAINS' | 'UNSUPPORTED_CHAIN'; id?: number } | null
+}
+
+/** Spec 01 §5: the chain list must be non-empty and hold the default chain. */
+export function chainsConfigError(host: LatchkeyConfig): ResolvedConfig['chainsError'] {
+  const { chains, defaultChain } = host
+  if (chains && chains.length === 0) return { code: 'INVALID_CHAINS' }
+  if (chains && defaultChain && !chains.some((chain) => chain.id === defaultChain.id))
+    return { code: 'UNSUPPORTED_CHAIN', id: defaultChain.id }
+  return null
 }
 
 /** The login message, cut to 100 characters (spec 01 §5). */
@@ -207,6 +218,7 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     userOwnedRecoveryOptions: recoveryOptions(host, app),
     walletList: appearance.walletList ?? null,
     walletChainType: appearance.walletChainType ?? 'ethereum-only',
+    chainsError: chainsConfigError(host),
     createOnLogin: {
       ethereum:
         host.embeddedWallets?.createOnLogin?.ethereum ??

@@ -44,7 +44,7 @@ export function createExternalWalletsHandle(
         import('viem/chains'),
       ])
       const host = getHostConfig()
-      const chains = host.chains ?? [mainnet]
+      const chains = host.chains ?? [host.defaultChain ?? mainnet]
       const walletConnect = host.externalWallets?.walletConnect
       manager = createExternalWallets({
         appId: client.appId,

@@ -219,4 +219,24 @@ describe('login modal', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
     await screen.findByRole('heading', { name: 'You must enable at least one login method' })
   })
+
+  it('shows a configuration error when the default chain is not in chains, or chains is empty', async () => {
+    const chain = (id: number) => ({
+      id,
+      name: `Chain ${id}`,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [`https://rpc.${id}.test`] } },
+    })
+    const first = renderWithProvider(<Host />, {
+      config: { chains: [chain(1)], defaultChain: chain(137) },
+    })
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    await screen.findByRole('heading', { name: 'Chain ID 137 is not supported by this app.' })
+    first.unmount()
+    renderWithProvider(<Host />, { config: { chains: [] } })
+    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    await screen.findByRole('heading', {
+      name: 'The chains list must be non-empty and include the default chain',
+    })
+  })
 })

@@ -251,6 +251,13 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   if (appConfigError && !appConfig)
     return <ErrorScreen code={appConfigError.code} onRetry={() => void instance.loadAppConfig()} />
   if (config.loginMethods.length === 0) return <ErrorScreen code="NO_LOGIN_METHODS" />
+  if (config.chainsError)
+    return (
+      <ErrorScreen
+        code={config.chainsError.code}
+        values={config.chainsError.id !== undefined ? { id: String(config.chainsError.id) } : {}}
+      />
+    )
 
   switch (screen.screen) {
     case 'landing':

@@ -1,4 +1,4 @@
-import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { type ErrorCode, errorMessages, formatUserMessage } from '@latchkey/protocol/errors'
 import { AlertIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
@@ -9,11 +9,15 @@ export interface ErrorScreenProps {
   onRetry?: () => void
   /** Back to the landing screen; absent for errors a user cannot get past (configuration). */
   onBack?: () => void
+  /** Placeholders of the message, e.g. `{ id: '137' }` for 'Chain ID {id} is not supported…'. */
+  values?: Record<string, string>
 }
 
 /** The error screen (spec 02): title and detail from the catalogue, Retry when retryable. */
-export function ErrorScreen({ code, onRetry, onBack }: ErrorScreenProps) {
-  const message = errorMessages[code] ?? errorMessages.INTERNAL_ERROR
+export function ErrorScreen({ code, onRetry, onBack, values }: ErrorScreenProps) {
+  const message = errorMessages[code]
+    ? formatUserMessage(code, values)
+    : errorMessages.INTERNAL_ERROR
   return (
     <ScreenLayout
       title={message.title}
