@@ -15,6 +15,7 @@ import { AlertIcon } from '../../components/icons.tsx'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
 import { Spinner } from '../../components/Spinner.tsx'
 import { StatusIcon } from '../../components/StatusIcon.tsx'
+import { isMobileDevice } from '../../mobile.ts'
 import { QrCode } from '../wallet/QrCode.tsx'
 
 export interface FarcasterLoginProps {
@@ -31,9 +32,6 @@ type State =
   | { status: 'waiting'; connectUri: string }
   | { status: 'verifying' }
   | { status: 'failed'; code: ErrorCode }
-
-const isMobile = () =>
-  /Android|iPhone|iPad|iPod|Mobile/i.test(globalThis.navigator?.userAgent ?? '')
 
 /**
  * Sign In With Farcaster (spec 01 "Farcaster sign-in"): the server opens a
@@ -101,7 +99,7 @@ export default function FarcasterLogin({
     const timedOut = state.code === 'FARCASTER_TIMEOUT'
     return (
       <ScreenLayout
-        title={timedOut ? message.title : 'Authentication failed'}
+        title={timedOut ? message.title : errorMessages.AUTHENTICATION_FAILED.title}
         subtitle={timedOut || state.code === 'AUTHENTICATION_FAILED' ? undefined : message.title}
         onBack={onBack}
         media={
@@ -131,7 +129,7 @@ export default function FarcasterLogin({
         </div>
       </ScreenLayout>
     )
-  const mobile = isMobile()
+  const mobile = isMobileDevice()
   return (
     <ScreenLayout
       title="Sign in with Farcaster"

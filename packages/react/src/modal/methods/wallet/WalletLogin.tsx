@@ -15,6 +15,7 @@ import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { ChainType } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { LatchkeyInstance } from '../../../store.ts'
+import { isMobileDevice } from '../../mobile.ts'
 import { ErrorScreen } from '../../screens/ErrorScreen.tsx'
 import { WalletListScreen } from './WalletList.tsx'
 import {
@@ -62,9 +63,6 @@ const PHASES: Record<WalletSignInStatus, ConnectPhase> = {
   'awaiting-signature': 'sign',
   verifying: 'signing',
 }
-
-const isMobile = () =>
-  /Android|iPhone|iPad|iPod|Mobile/i.test(globalThis.navigator?.userAgent ?? '')
 
 /** The chain a row connects on: Solana-only lists use Solana; a two-chain wallet its first chain. */
 export function chainTypeFor(option: WalletOption, walletChainType: WalletChainType): ChainType {
@@ -206,7 +204,7 @@ export default function WalletLogin({
     setRetries(0)
     if (option.kind === 'not_installed')
       return setView(
-        isMobile() && option.mobileBrowseUrl
+        isMobileDevice() && option.mobileBrowseUrl
           ? { view: 'mobile', option }
           : { view: 'install', option },
       )

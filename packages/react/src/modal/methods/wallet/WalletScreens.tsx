@@ -2,6 +2,7 @@ import type { LatchkeyError } from '@latchkey/core'
 import type { WalletOption } from '@latchkey/core/external'
 import { mobileLink } from '@latchkey/core/external'
 import { COPY_FEEDBACK_MS, MOBILE_REDIRECT_STILL_HERE_MS } from '@latchkey/protocol/constants'
+import { errorMessages } from '@latchkey/protocol/errors'
 import { useEffect, useState } from 'react'
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
@@ -9,6 +10,9 @@ import { Spinner } from '../../components/Spinner.tsx'
 import { StatusIcon } from '../../components/StatusIcon.tsx'
 import { QrCode } from './QrCode.tsx'
 import { WalletIcon } from './WalletList.tsx'
+
+/** Spec 01 §4: after two retries, 'Unable to connect wallet'. */
+const exhaustedTitle = errorMessages.WALLET_CONNECT_FAILED.title
 
 /** Where a wallet connection is (spec 01 §2 "Wallet connecting"). */
 export type ConnectPhase = 'waiting' | 'switching' | 'sign' | 'signing' | 'success' | 'error'
@@ -57,7 +61,7 @@ export function WalletConnectingScreen({
     const message = error?.userMessage
     return (
       <ScreenLayout
-        title={exhausted ? 'Unable to connect wallet' : (message?.title ?? 'Something went wrong')}
+        title={exhausted ? exhaustedTitle : (message?.title ?? errorMessages.INTERNAL_ERROR.title)}
         subtitle={exhausted ? undefined : message?.detail}
         onBack={onOtherWallet}
         media={
@@ -67,7 +71,7 @@ export function WalletConnectingScreen({
         }
       >
         <p className="lk-visually-hidden" role="alert">
-          {exhausted ? 'Unable to connect wallet' : message?.title}
+          {exhausted ? exhaustedTitle : message?.title}
         </p>
         <div className="lk-actions">
           {canRetry && !exhausted && (
