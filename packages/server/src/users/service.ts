@@ -326,3 +326,30 @@ export async function touchAccount(db: Db, accountId: string, now: number): Prom
     .where('id', '=', accountId)
     .execute()
 }
+
+/**
+ * Removes the user's `type` account `identifier` in one transaction: unknown
+ * → ACCOUNT_NOT_LINKED; the user must keep one login method (embedded
+ * wallets are not login methods, spec 01 §6) → CANNOT_UNLINK_LAST_ACCOUNT.
+ */
+export async function unlinkAccount(
+  db: Kysely<Database>,
+  appId: string,
+  userId: string,
+  type: string,
+  identifier: string,
+): Promise<UserWire> {
+  return db.transaction().execute(async (tx) => {
+    const accounts = await linkedAccountsOf(tx, userId)
+    const target = accounts.find((a) => a.type === type && a.identifier === identifier)
+    if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
+    if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
+      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
+    await tx
+      .deleteFrom('linked_accounts')
+      .where('id', '=', target.id)
+      .where('app_id', '=', appId)
+      .execute()
+    return getUserWire(tx, userId)
+  })
+}

@@ -19,6 +19,7 @@ import {
   getUserWire,
   insertAccount,
   linkedAccountsOf,
+  unlinkAccount,
 } from '../../users/service.ts'
 import {
   consumeChannel,
@@ -366,20 +367,5 @@ export async function unlinkFarcaster(
   userId: string,
   fid: number,
 ): Promise<UserWire> {
-  return services.db.transaction().execute(async (tx) => {
-    const accounts = await linkedAccountsOf(tx, userId)
-    const target = accounts.find(
-      (a) => a.type === FARCASTER_ACCOUNT_TYPE && a.identifier === String(fid),
-    )
-    if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    // Embedded wallets are not login methods (spec 01 §6).
-    if (accounts.filter((a) => a.type !== 'wallet').length <= 1)
-      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
-    await tx
-      .deleteFrom('linked_accounts')
-      .where('id', '=', target.id)
-      .where('app_id', '=', app.id)
-      .execute()
-    return getUserWire(tx, userId)
-  })
+  return unlinkAccount(services.db, app.id, userId, FARCASTER_ACCOUNT_TYPE, String(fid))
 }

@@ -13,6 +13,7 @@ import {
   getUserWire,
   insertAccount,
   linkedAccountsOf,
+  unlinkAccount,
   WALLET_ACCOUNT_TYPE,
 } from '../../users/service.ts'
 
@@ -135,18 +136,5 @@ export async function unlinkExternalWallet(
   type: string,
   identifier: string,
 ): Promise<UserWire> {
-  return services.db.transaction().execute(async (tx) => {
-    const accounts = await linkedAccountsOf(tx, userId)
-    const target = accounts.find((a) => a.type === type && a.identifier === identifier)
-    if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    // Embedded wallets are not login methods (spec 01 §6).
-    if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
-      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
-    await tx
-      .deleteFrom('linked_accounts')
-      .where('id', '=', target.id)
-      .where('app_id', '=', app.id)
-      .execute()
-    return getUserWire(tx, userId)
-  })
+  return unlinkAccount(services.db, app.id, userId, type, identifier)
 }

@@ -12,6 +12,7 @@ import {
   getUserWire,
   insertAccount,
   linkedAccountsOf,
+  unlinkAccount,
 } from '../../users/service.ts'
 import { TELEGRAM_ACCOUNT_TYPE } from './schema.ts'
 import {
@@ -157,20 +158,5 @@ export async function unlinkTelegram(
   userId: string,
   telegramUserId: string,
 ): Promise<UserWire> {
-  return services.db.transaction().execute(async (tx) => {
-    const accounts = await linkedAccountsOf(tx, userId)
-    const target = accounts.find(
-      (a) => a.type === TELEGRAM_ACCOUNT_TYPE && a.identifier === telegramUserId,
-    )
-    if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    // Embedded wallets are not login methods (spec 01 §6).
-    if (accounts.filter((a) => a.type !== 'wallet').length <= 1)
-      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
-    await tx
-      .deleteFrom('linked_accounts')
-      .where('id', '=', target.id)
-      .where('app_id', '=', app.id)
-      .execute()
-    return getUserWire(tx, userId)
-  })
+  return unlinkAccount(services.db, app.id, userId, TELEGRAM_ACCOUNT_TYPE, telegramUserId)
 }
