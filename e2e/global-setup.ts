@@ -13,6 +13,19 @@ export interface E2EContext {
    * landing layout stays as the other tests expect it.
    */
   walletAppId: string
+  /** Email and passkey login (passkey browser tests: Chromium's virtual authenticator). */
+  passkeyAppId: string
+  /** Email login behind the self-hosted ALTCHA captcha. */
+  captchaAppId: string
+  /**
+   * Email and SMS login that requires terms acceptance, with an allowlist of
+   * the domain `invited.example` and the address `guest.list@example.com`.
+   */
+  gatesAppId: string
+  /** Email and SMS login for account-transfer tests (no gates). */
+  transferAppId: string
+  /** Email login with at most 1 user. */
+  limitAppId: string
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string
@@ -37,6 +50,11 @@ declare module 'vitest' {
 
 const APP_ID = 'e2eappaaaaaaaaaaaaaaaaaaa'
 const WALLET_APP_ID = 'e2ewalletaaaaaaaaaaaaaaaa'
+const PASSKEY_APP_ID = 'e2epasskeyaaaaaaaaaaaaaaa'
+const CAPTCHA_APP_ID = 'e2ecaptchaaaaaaaaaaaaaaaa'
+const GATES_APP_ID = 'e2egatesaaaaaaaaaaaaaaaaa'
+const TRANSFER_APP_ID = 'e2etransferaaaaaaaaaaaaaa'
+const LIMIT_APP_ID = 'e2elimitaaaaaaaaaaaaaaaaa'
 const GOOGLE_CLIENT = {
   clientId: 'latchkey-e2e.apps.googleusercontent.com',
   clientSecret: 'GOCSPX-e2e-client-secret-0123456789',
@@ -155,6 +173,48 @@ export default async function setup(project: TestProject) {
     origins: [demoUrl],
     settings: { login_methods: { email: true, wallet: true } },
   })
+  await ensureApp(server.server.db, {
+    id: PASSKEY_APP_ID,
+    name: 'E2E Passkeys',
+    origins: [demoUrl],
+    settings: { login_methods: { email: true, passkey: true } },
+  })
+  await ensureApp(server.server.db, {
+    id: CAPTCHA_APP_ID,
+    name: 'E2E Captcha',
+    origins: [demoUrl],
+    settings: { login_methods: { email: true }, captcha_enabled: true },
+  })
+  await ensureApp(server.server.db, {
+    id: GATES_APP_ID,
+    name: 'E2E Gates',
+    origins: [demoUrl],
+    settings: {
+      login_methods: { email: true, sms: true },
+      require_users_accept_terms: true,
+      terms_and_conditions_url: `${demoUrl}/terms.html`,
+      privacy_policy_url: `${demoUrl}/privacy.html`,
+      allowlist: {
+        enabled: true,
+        entries: [
+          { type: 'email_domain', value: 'invited.example' },
+          { type: 'email', value: 'guest.list@example.com' },
+        ],
+      },
+    },
+  })
+  await ensureApp(server.server.db, {
+    id: TRANSFER_APP_ID,
+    name: 'E2E Transfer',
+    origins: [demoUrl],
+    settings: { login_methods: { email: true, sms: true } },
+  })
+  await ensureApp(server.server.db, {
+    id: LIMIT_APP_ID,
+    name: 'E2E Limit',
+    origins: [demoUrl],
+    settings: { login_methods: { email: true }, max_users: 1 },
+  })
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -184,6 +244,11 @@ export default async function setup(project: TestProject) {
     demoUrl,
     appId: APP_ID,
     walletAppId: WALLET_APP_ID,
+    passkeyAppId: PASSKEY_APP_ID,
+    captchaAppId: CAPTCHA_APP_ID,
+    gatesAppId: GATES_APP_ID,
+    transferAppId: TRANSFER_APP_ID,
+    limitAppId: LIMIT_APP_ID,
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,

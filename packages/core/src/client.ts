@@ -40,7 +40,18 @@ export interface LatchkeyClient {
   authedRequest<T>(path: string, body?: unknown): Promise<T>
   /** Fire-and-forget analytics event. */
   trackEvent(eventName: string, payload?: Record<string, unknown>): void
+  /**
+   * The captcha token for the next login-start call (docs/captcha.md), from
+   * the provider the UI installed; undefined when none is installed. Each
+   * token is single-use: the provider hands out a fresh one per call.
+   */
+  captchaToken(): Promise<string | undefined>
+  /** Installs (or removes, with null) what `captchaToken()` asks. */
+  setCaptchaTokenProvider(provider: CaptchaTokenProvider | null): void
 }
+
+/** Produces a fresh captcha token, waiting for the captcha to be solved; rejects with a CAPTCHA_* error. */
+export type CaptchaTokenProvider = () => Promise<string | undefined>
 
 /**
  * Creates the Latchkey browser client: HTTP client, session store and app
@@ -75,6 +86,7 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
   })
   const sessionStore = session
   let appConfig: Promise<AppConfig> | null = null
+  let captchaTokenProvider: CaptchaTokenProvider | null = null
 
   return {
     appId: options.appId,
@@ -97,6 +109,12 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
     },
     trackEvent(eventName, payload) {
       trackEvent(http, eventName, clientId, payload)
+    },
+    async captchaToken() {
+      return captchaTokenProvider ? captchaTokenProvider() : undefined
+    },
+    setCaptchaTokenProvider(provider) {
+      captchaTokenProvider = provider
     },
   }
 }

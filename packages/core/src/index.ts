@@ -1,5 +1,6 @@
 export { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 export {
+  type CaptchaTokenProvider,
   createLatchkeyClient,
   type LatchkeyClient,
   type LatchkeyClientOptions,
@@ -150,6 +151,7 @@ export {
   isExternalWallet,
   type LinkedAccount,
   type OAuthAccount,
+  type PasskeyAccount,
   type PhoneAccount,
   type TelegramAccount,
   toUser,

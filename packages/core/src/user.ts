@@ -140,6 +140,22 @@ export interface OAuthAccount {
   latestVerifiedAt: Date
 }
 
+/** A passkey (WebAuthn credential) linked to a user; up to 5 per user. */
+export interface PasskeyAccount {
+  type: 'passkey'
+  /** base64url credential id. */
+  credentialId: string
+  /** From the authenticator's AAGUID where known, e.g. 'iCloud Keychain'. */
+  authenticatorName: string | null
+  createdWithBrowser: string | null
+  createdWithOs: string | null
+  createdWithDevice: string | null
+  enrolledInMfa: boolean
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
 /** An account linked to a user; a union on `type`, grown by each login method. */
 export type LinkedAccount =
   | EmailAccount
@@ -151,6 +167,7 @@ export type LinkedAccount =
   | CustomJwtAccount
   | GuestAccount
   | OAuthAccount
+  | PasskeyAccount
 
 /** A Latchkey user as apps see it (spec 01 §3 "User"). */
 export interface User {
@@ -278,6 +295,19 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
     case 'guest':
       return {
         type: 'guest',
+        verifiedAt: date(account.verified_at),
+        firstVerifiedAt: date(account.first_verified_at),
+        latestVerifiedAt: date(account.latest_verified_at),
+      }
+    case 'passkey':
+      return {
+        type: 'passkey',
+        credentialId: account.credential_id,
+        authenticatorName: account.authenticator_name,
+        createdWithBrowser: account.created_with_browser,
+        createdWithOs: account.created_with_os,
+        createdWithDevice: account.created_with_device,
+        enrolledInMfa: account.enrolled_in_mfa,
         verifiedAt: date(account.verified_at),
         firstVerifiedAt: date(account.first_verified_at),
         latestVerifiedAt: date(account.latest_verified_at),

@@ -64,6 +64,27 @@ export const ErrorCode = {
   UNSUPPORTED_CHAIN: 'UNSUPPORTED_CHAIN',
   FARCASTER_TIMEOUT: 'FARCASTER_TIMEOUT',
   FARCASTER_RELAY_ERROR: 'FARCASTER_RELAY_ERROR',
+  // Passkeys (docs/passkeys.md)
+  PASSKEY_FAILED: 'PASSKEY_FAILED',
+  WEBAUTHN_UNSUPPORTED: 'WEBAUTHN_UNSUPPORTED',
+  PASSKEY_UNKNOWN_ERROR: 'PASSKEY_UNKNOWN_ERROR',
+  PASSKEY_VERIFICATION_FAILED: 'PASSKEY_VERIFICATION_FAILED',
+  PASSKEY_LINK_LIMIT: 'PASSKEY_LINK_LIMIT',
+  PASSKEY_ENROLLED_IN_MFA: 'PASSKEY_ENROLLED_IN_MFA',
+  // Captcha (docs/captcha.md)
+  CAPTCHA_INVALID: 'CAPTCHA_INVALID',
+  CAPTCHA_FAILED: 'CAPTCHA_FAILED',
+  CAPTCHA_TIMEOUT: 'CAPTCHA_TIMEOUT',
+  CAPTCHA_INVALID_SITE_KEY: 'CAPTCHA_INVALID_SITE_KEY',
+  // Gates around login (docs/access-control.md)
+  ALLOWLIST_REJECTED: 'ALLOWLIST_REJECTED',
+  USER_LIMIT_REACHED: 'USER_LIMIT_REACHED',
+  REGION_NOT_SUPPORTED: 'REGION_NOT_SUPPORTED',
+  TERMS_DECLINED: 'TERMS_DECLINED',
+  ACCOUNT_TRANSFER_REQUIRED: 'ACCOUNT_TRANSFER_REQUIRED',
+  TRANSFER_INPUTS_MISSING: 'TRANSFER_INPUTS_MISSING',
+  TRANSFER_NOT_ALLOWED: 'TRANSFER_NOT_ALLOWED',
+  TRANSFER_EXPIRED: 'TRANSFER_EXPIRED',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',
@@ -199,6 +220,36 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   // Spec 01 §8 "Farcaster".
   FARCASTER_TIMEOUT: { title: 'The request timed out. Try again.', retryable: true },
   FARCASTER_RELAY_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8 "Passkey": the browser refused or timed out, has no WebAuthn, or failed otherwise.
+  PASSKEY_FAILED: { title: 'Passkey request timed out or rejected by user.', retryable: true },
+  WEBAUTHN_UNSUPPORTED: { title: 'WebAuthn is not supported in this browser' },
+  PASSKEY_UNKNOWN_ERROR: { title: 'Unknown error occurred.', retryable: true },
+  // Spec 01 §8 "invalid credentials": the server refused the attestation or assertion.
+  PASSKEY_VERIFICATION_FAILED: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8 / spec 02 §8: the server's own wording for the passkey link limit and the MFA rule.
+  PASSKEY_LINK_LIMIT: { title: 'Cannot link more passkeys to account.' },
+  PASSKEY_ENROLLED_IN_MFA: { title: 'Cannot unlink a passkey enrolled in MFA' },
+  // Spec 01 §8 "Captcha": a rejected token resets the captcha; a failed challenge; a timeout.
+  CAPTCHA_INVALID: { title: 'Please try again.', retryable: true },
+  CAPTCHA_FAILED: { title: 'You did not pass CAPTCHA. Please try again.', retryable: true },
+  CAPTCHA_TIMEOUT: { title: 'Something went wrong! Please try again later.', retryable: true },
+  // Spec 01 §5: the site key must have Turnstile's form.
+  CAPTCHA_INVALID_SITE_KEY: { title: 'Captcha failed', detail: 'The captcha site key is invalid' },
+  // Spec 02 "Allowlist and limit screens" (the app may replace the allowlist wording).
+  ALLOWLIST_REJECTED: {
+    title: "You don't have access to this app",
+    detail: 'Have you been invited?',
+  },
+  USER_LIMIT_REACHED: { title: 'Unable to sign in' },
+  // Spec 01 §8 "Region".
+  REGION_NOT_SUPPORTED: { title: 'This region is not supported' },
+  // Spec 02 "Terms consent": "No thanks" logs the user out.
+  TERMS_DECLINED: { title: 'You must accept the terms to continue' },
+  // Spec 02 "Account transfer": the answer carries the offer (AccountTransferOffer) in `details`.
+  ACCOUNT_TRANSFER_REQUIRED: { title: 'This account has already been linked to another user.' },
+  TRANSFER_INPUTS_MISSING: { title: 'missing account transfer inputs' },
+  TRANSFER_NOT_ALLOWED: { title: 'This account cannot be transferred' },
+  TRANSFER_EXPIRED: { title: 'Something went wrong', detail: 'Try again later' },
   UNAUTHORIZED: { title: 'Unable to authorize user' },
   INVALID_REFRESH_TOKEN: {
     title: 'Unable to refresh tokens - token is missing or no longer valid',
@@ -325,6 +376,21 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   FARCASTER_TIMEOUT: 400,
   // 424: the Farcaster relay refused or could not be reached; not retried by the client.
   FARCASTER_RELAY_ERROR: 424,
+  PASSKEY_VERIFICATION_FAILED: 400,
+  PASSKEY_LINK_LIMIT: 400,
+  PASSKEY_ENROLLED_IN_MFA: 400,
+  CAPTCHA_INVALID: 400,
+  CAPTCHA_FAILED: 403,
+  // 424: the verifier (Cloudflare) could not be reached; blocks, and is not retried by the client.
+  CAPTCHA_TIMEOUT: 424,
+  ALLOWLIST_REJECTED: 403,
+  USER_LIMIT_REACHED: 403,
+  REGION_NOT_SUPPORTED: 403,
+  // 400, not 409: the client retries 409.
+  ACCOUNT_TRANSFER_REQUIRED: 400,
+  TRANSFER_INPUTS_MISSING: 400,
+  TRANSFER_NOT_ALLOWED: 400,
+  TRANSFER_EXPIRED: 400,
   UNAUTHORIZED: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

@@ -37,6 +37,8 @@ function identifier(account: LinkedAccount): string {
       return account.customUserId
     case 'guest':
       return 'guest'
+    case 'passkey':
+      return `${account.authenticatorName ?? 'Passkey'} (${account.credentialId.slice(0, 8)}…)`
     default:
       return account.email ?? account.username ?? account.subject
   }
@@ -65,6 +67,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
         return () => link.unlinkFarcaster(account.fid)
       case 'custom':
       case 'guest':
+      case 'passkey':
         return null
       default:
         return () => link.unlinkOAuth(account.type, account.subject)

@@ -36,7 +36,10 @@ export const appConfigSchema = z.object({
   require_users_accept_terms: z.boolean(),
   disable_plus_emails: z.boolean(),
   captcha_enabled: z.boolean(),
+  /** Turnstile site key; null for ALTCHA or when captcha is off. */
   captcha_site_key: z.string().nullable(),
+  /** Which captcha runs (docs/captcha.md); null when captcha_enabled is false. */
+  captcha_provider: z.enum(['turnstile', 'altcha']).nullable(),
   allowlist_config: z.object({
     error_title: z.string().nullable(),
     error_detail: z.string().nullable(),

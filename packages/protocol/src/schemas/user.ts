@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { externalWalletAccountSchema } from './external-wallet.ts'
 import { farcasterAccountSchema } from './farcaster.ts'
 import { oauthAccountSchema } from './oauth-account.ts'
+import { passkeyAccountSchema } from './passkey.ts'
 import { chainTypeSchema, recoveryMethodSchema } from './wallet.ts'
 
 /** Unix seconds. */
@@ -86,6 +87,7 @@ export const linkedAccountSchema = z.union([
   customAccountSchema,
   guestAccountSchema,
   oauthAccountSchema,
+  passkeyAccountSchema,
 ])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
 

@@ -18,6 +18,7 @@ export function appConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     disable_plus_emails: false,
     captcha_enabled: false,
     captcha_site_key: null,
+    captcha_provider: null,
     allowlist_config: {
       error_title: null,
       error_detail: null,

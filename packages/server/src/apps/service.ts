@@ -1,4 +1,4 @@
-import type { AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
+import type { AllowlistEntry, AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
 import {
   DEFAULT_ACCENT_COLOR,
   DEFAULT_LOGIN_METHOD_SWITCHES,
@@ -31,6 +31,13 @@ export interface AppSettings {
   captcha_enabled?: boolean
   captcha_site_key?: string | null
   allowlist_config?: Partial<AppConfig['allowlist_config']>
+  /**
+   * Restricts login to listed emails, email domains, phone numbers, wallet
+   * addresses and wallet names (docs/access-control.md). Off unless enabled.
+   */
+  allowlist?: { enabled?: boolean; entries?: AllowlistEntry[] }
+  /** Test apps: at most this many users; sign-ups beyond it get USER_LIMIT_REACHED. */
+  max_users?: number | null
   embedded_wallet_config?: Partial<Omit<AppConfig['embedded_wallet_config'], 'create_on_login'>> & {
     create_on_login?: Partial<AppConfig['embedded_wallet_config']['create_on_login']>
   }
@@ -293,7 +300,8 @@ export function toAppConfig(app: AppRecord): AppConfig {
     require_users_accept_terms: s.require_users_accept_terms ?? false,
     disable_plus_emails: s.disable_plus_emails ?? false,
     captcha_enabled: s.captcha_enabled ?? false,
-    captcha_site_key: s.captcha_site_key ?? null,
+    captcha_site_key: s.captcha_enabled ? (s.captcha_site_key ?? null) : null,
+    captcha_provider: s.captcha_enabled ? (s.captcha_site_key ? 'turnstile' : 'altcha') : null,
     allowlist_config: {
       error_title: s.allowlist_config?.error_title ?? null,
       error_detail: s.allowlist_config?.error_detail ?? null,

@@ -11,6 +11,7 @@ import * as m002 from './migrations/002_wallet_secrets.ts'
 import * as m003 from './migrations/003_cloud_recovery.ts'
 import * as m005 from './migrations/005_oauth_login.ts'
 import * as m006 from './migrations/006_wallet_logins.ts'
+import * as m007 from './migrations/007_passkeys_captcha_transfer.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '003_cloud_recovery': m003,
   '005_oauth_login': m005,
   '006_wallet_logins': m006,
+  '007_passkeys_captcha_transfer': m007,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

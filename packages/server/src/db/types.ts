@@ -199,6 +199,43 @@ export interface OAuthLoginStatesTable {
   used_at: number | null
 }
 
+export interface PasskeyChallengesTable {
+  /** base64url challenge as sent to the browser. */
+  challenge: string
+  app_id: string
+  purpose: 'register' | 'authenticate' | 'link'
+  user_id: string | null
+  rp_id: string
+  origin: string
+  webauthn_user_id: string | null
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
+export interface CaptchaTokensTable {
+  /** SHA-256 (hex) of a verified token. */
+  token_hash: string
+  app_id: string
+  created_at: number
+  expires_at: number
+}
+
+export interface AccountTransfersTable {
+  /** SHA-256 (hex) of the transfer nonce. */
+  nonce_hash: string
+  app_id: string
+  user_id: string
+  from_user_id: string
+  account_type: string
+  identifier: string
+  /** JSON account data. */
+  data: string
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
 export interface Database {
   apps: AppsTable
   users: UsersTable
@@ -215,4 +252,7 @@ export interface Database {
   oauth_login_states: OAuthLoginStatesTable
   sign_in_nonces: SignInNoncesTable
   farcaster_channels: FarcasterChannelsTable
+  passkey_challenges: PasskeyChallengesTable
+  captcha_tokens: CaptchaTokensTable
+  account_transfers: AccountTransfersTable
 }
