@@ -13,7 +13,11 @@ export interface E2EContext {
    * landing layout stays as the other tests expect it.
    */
   walletAppId: string
-  /** Email and passkey login (passkey browser tests: Chromium's virtual authenticator). */
+  /**
+   * Email and passkey login (passkey browser tests: Chromium's virtual
+   * authenticator). Allowed on the demo's localhost origin too: WebAuthn
+   * refuses an IP address as RP ID.
+   */
   passkeyAppId: string
   /** Email login behind the self-hosted ALTCHA captcha. */
   captchaAppId: string
@@ -176,7 +180,8 @@ export default async function setup(project: TestProject) {
   await ensureApp(server.server.db, {
     id: PASSKEY_APP_ID,
     name: 'E2E Passkeys',
-    origins: [demoUrl],
+    // WebAuthn refuses an IP address as RP ID: passkey tests open the demo on localhost.
+    origins: [demoUrl, demoUrl.replace('127.0.0.1', 'localhost')],
     settings: { login_methods: { email: true, passkey: true } },
   })
   await ensureApp(server.server.db, {

@@ -132,6 +132,37 @@ it('apps ensure --login-method switches exactly the listed methods on', async ()
   expect((await run([...base, '--login-method', 'carrier-pigeon'])).code).toBe(1)
 })
 
+it('apps settings prints the settings and merges --set JSON (null removes a key), validated', async () => {
+  const id = 'demoappdemoappdemoapp0003'
+  await run(['apps', 'ensure', '--id', id, '--name', 'Demo', '--origin', 'http://a.test'])
+  const set = await run([
+    'apps',
+    'settings',
+    id,
+    '--set',
+    '{"require_users_accept_terms":true,"terms_and_conditions_url":"https://a.test/terms"}',
+  ])
+  expect(set.code).toBe(0)
+  expect((await getAppById(t.db, id))?.settings).toMatchObject({
+    require_users_accept_terms: true,
+    terms_and_conditions_url: 'https://a.test/terms',
+  })
+  expect(
+    (await run(['apps', 'settings', id, '--set', '{"terms_and_conditions_url":null}'])).code,
+  ).toBe(0)
+  const shown = await run(['apps', 'settings', id])
+  expect(JSON.parse(shown.out)).toMatchObject({ require_users_accept_terms: true })
+  expect(JSON.parse(shown.out)).not.toHaveProperty('terms_and_conditions_url')
+  // Invalid JSON, a non-object, an invalid setting and an unknown app are errors.
+  expect((await run(['apps', 'settings', id, '--set', '{oops'])).code).toBe(1)
+  expect((await run(['apps', 'settings', id, '--set', '[1]'])).code).toBe(1)
+  const bad = await run(['apps', 'settings', id, '--set', '{"accent_color":"red"}'])
+  expect(bad.code).toBe(1)
+  const unknown = await run(['apps', 'settings', id, '--set', '{"colour":"#000000"}'])
+  expect(unknown.err).toContain('Unknown app setting: colour')
+  expect((await run(['apps', 'settings', 'nosuchappnosuchappnosuch0'])).code).toBe(1)
+})
+
 it('apps list shows the apps', async () => {
   const res = await run(['apps', 'list'])
   expect(res.out).toContain(t.app.id)

@@ -10,7 +10,14 @@ import {
   type ProviderCredentials,
   setAppProviderCredentials,
 } from './apps/credentials.ts'
-import { type AppSettings, createApp, ensureApp, listApps } from './apps/service.ts'
+import {
+  type AppSettings,
+  createApp,
+  ensureApp,
+  getAppById,
+  listApps,
+  updateAppSettings,
+} from './apps/service.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
@@ -29,6 +36,9 @@ const USAGE = `Usage: latchkey <command>
   apps list                              list apps
   apps ensure --id ID --name N --origin URL…   create or update an app with a fixed id
               [--login-method M…]        exactly these login methods on (email, sms, google, guest…)
+  apps settings ID [--set JSON]          print the app's settings, or merge a JSON object into them
+                                         (e.g. '{"require_users_accept_terms":true}'; null removes a key;
+                                         see docs/server.md "App settings")
   apps credentials set ID google-drive --client-id X --client-secret-env VAR
                                          Google OAuth client for Drive backups (secret read from $VAR)
   apps credentials set ID icloud --container-id iCloud.… --environment development|production
@@ -71,6 +81,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const [command, sub] = argv
   // `apps credentials <set|delete> <appId> <provider> …`: the only command with positionals.
   const credentialsCommand = command === 'apps' && sub === 'credentials'
+  // `apps settings <appId> [--set JSON]`: one positional.
+  const settingsCommand = command === 'apps' && sub === 'settings'
   const { values, positionals } = parseArgs({
     args: argv.slice(credentialsCommand ? 3 : command === 'apps' || command === 'keys' ? 2 : 1),
     options: {
@@ -88,11 +100,12 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       'bot-name': { type: 'string' },
       'bot-token-env': { type: 'string' },
       'login-method': { type: 'string', multiple: true },
+      set: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
-    allowPositionals: credentialsCommand,
+    allowPositionals: credentialsCommand || settingsCommand,
   })
   if (!command || values.help || command === 'help') {
     out(USAGE)
@@ -170,6 +183,37 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         )
       else if (apps.length === 0) out('No apps yet: latchkey apps create --name … --origin …')
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
+      return 0
+    }
+    if (settingsCommand) {
+      const [appId] = positionals
+      if (!appId || positionals.length > 1) {
+        err('apps settings needs an app id')
+        return 1
+      }
+      if (values.set === undefined) {
+        const app = await getAppById(db, appId)
+        if (!app) {
+          err(`No app ${appId}`)
+          return 1
+        }
+        out(JSON.stringify(app.settings, null, 2))
+        return 0
+      }
+      let patch: unknown
+      try {
+        patch = JSON.parse(values.set)
+      } catch {
+        err('--set needs a JSON object, e.g. \'{"require_users_accept_terms":true}\'')
+        return 1
+      }
+      if (!patch || typeof patch !== 'object' || Array.isArray(patch)) {
+        err('--set needs a JSON object')
+        return 1
+      }
+      const settings = await updateAppSettings(db, appId, patch as Record<string, unknown>)
+      out(JSON.stringify(settings, null, 2))
+      out(`Updated the settings of app ${appId} (a running server applies them within 5 s)`)
       return 0
     }
     if (credentialsCommand) {

@@ -236,6 +236,60 @@ export async function ensureApp(
   }
 }
 
+/** The top-level keys of {@link AppSettings} (the CLI refuses others). */
+const APP_SETTING_KEYS: readonly string[] = [
+  'oauth',
+  'logo_url',
+  'accent_color',
+  'login_methods',
+  'terms_and_conditions_url',
+  'privacy_policy_url',
+  'require_users_accept_terms',
+  'disable_plus_emails',
+  'captcha_enabled',
+  'captcha_site_key',
+  'allowlist_config',
+  'allowlist',
+  'max_users',
+  'embedded_wallet_config',
+  'mfa_methods',
+  'whatsapp_enabled',
+  'telegram_auth_config',
+  'chains',
+  'custom_auth',
+] satisfies ReadonlyArray<keyof AppSettings>
+
+/**
+ * Merges `patch` into the app's settings (top-level keys replace; `null`
+ * removes a key), validated like app creation. A running server applies the
+ * change when its app cache expires (a few seconds).
+ */
+export async function updateAppSettings(
+  db: Kysely<Database>,
+  id: string,
+  patch: Record<string, unknown>,
+): Promise<AppSettings> {
+  const current = await getAppById(db, id)
+  if (!current) throw new Error(`No app ${id}`)
+  const removed = Object.keys(patch).filter((key) => patch[key] === null)
+  const kept = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null))
+  const unknown = Object.keys(patch).filter((key) => !APP_SETTING_KEYS.includes(key))
+  if (unknown.length > 0) throw new Error(`Unknown app setting: ${unknown.join(', ')}`)
+  const merged: Record<string, unknown> = { ...current.settings, ...kept }
+  for (const key of removed) delete merged[key]
+  const { accent_color, ...rest } = merged as AppSettings
+  const settings = buildSettings({
+    settings: rest,
+    ...(accent_color !== undefined ? { accentColor: accent_color } : {}),
+  })
+  await db
+    .updateTable('apps')
+    .set({ settings: JSON.stringify(settings) })
+    .where('id', '=', id)
+    .execute()
+  return settings
+}
+
 export async function getAppById(db: Kysely<Database>, id: string): Promise<AppRecord | undefined> {
   const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return undefined
