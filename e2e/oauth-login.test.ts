@@ -153,7 +153,7 @@ describe('OAuth login with Google (local OpenID Provider)', () => {
     await context.close()
   })
 
-  it("linking a Google account another user logs in with: 'already been linked'", async () => {
+  it("linking a Google account that is another user's only login: transfer offered, 'No thanks' keeps both, then transfer", async () => {
     const taken = account('google-taken')
     // Its owner: a user who signed up with that Google account.
     {
@@ -174,13 +174,23 @@ describe('OAuth login with Google (local OpenID Provider)', () => {
 
     await rewriteAuthorization(page, authorizationUrl, { login_hint: taken.sub })
     await throughProvider(page, page.getByRole('button', { name: 'Link Google' }))
-    await dialog
-      .getByText('This account has already been linked to another user.')
-      .waitFor({ timeout: 30_000 })
-    await page.keyboard.press('Escape')
+    // Google is the owner's only login method: the server offers a transfer
+    // (docs/access-control.md); 'No thanks' leaves both accounts as they were.
+    await dialog.getByRole('heading', { name: 'Transfer account?' }).waitFor({ timeout: 30_000 })
+    await dialog.getByRole('button', { name: 'No thanks' }).click()
     await dialog.waitFor({ state: 'detached' })
     expect(await userId(page)).toBe(id)
     expect(await linkedRow(page, 'google').count()).toBe(0)
+
+    // Again, and this time transfer: the Google account moves to this user.
+    await rewriteAuthorization(page, authorizationUrl, { login_hint: taken.sub })
+    await throughProvider(page, page.getByRole('button', { name: 'Link Google' }))
+    await dialog.getByRole('heading', { name: 'Transfer account?' }).waitFor({ timeout: 30_000 })
+    await dialog.getByRole('button', { name: 'Transfer and delete account' }).click()
+    await dialog.getByRole('button', { name: 'Success!' }).waitFor()
+    await dialog.waitFor({ state: 'detached' })
+    await linkedRow(page, 'google').waitFor()
+    expect(await userId(page)).toBe(id)
     await context.close()
   })
 })

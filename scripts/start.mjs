@@ -47,8 +47,12 @@ const ensure = spawnSync(
     '--origin',
     `http://127.0.0.1:${demoPort}`,
     // Methods that need no third-party account: codes land in the dev mailbox / outbox.
-    // Wallet login works with any browser wallet extension (or the local chain's keys).
-    ...['email', 'sms', 'guest', 'wallet'].flatMap((method) => ['--login-method', method]),
+    // Wallet login works with any browser wallet extension (or the local chain's keys);
+    // passkeys with the browser's own authenticator (the demo runs on localhost).
+    ...['email', 'sms', 'guest', 'wallet', 'passkey'].flatMap((method) => [
+      '--login-method',
+      method,
+    ]),
   ],
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )

@@ -9,7 +9,7 @@ import { useTheme } from './theme.ts'
 
 export function App() {
   const [theme, toggleTheme] = useTheme()
-  const { apiUrl, appId } = useMemo(() => readDemoConfig(), [])
+  const { apiUrl, appId, passkeySignup } = useMemo(() => readDemoConfig(), [])
   const config = useMemo<LatchkeyConfig>(
     () => ({
       appearance: {
@@ -26,8 +26,10 @@ export function App() {
       },
       // Out of the box every user gets an Ethereum and a Solana wallet (automatic recovery).
       embeddedWallets: { createOnLogin: { ethereum: 'all-users', solana: 'all-users' } },
+      // `?passkeySignup=1`: the passkey button also offers 'Create new account'.
+      loginConfig: { passkeysForSignupEnabled: passkeySignup },
     }),
-    [theme],
+    [theme, passkeySignup],
   )
 
   return (

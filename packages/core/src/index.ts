@@ -1,5 +1,13 @@
 export { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 export {
+  CAPTCHA_AUTO_EXECUTE_DELAY_MS,
+  type CaptchaController,
+  type CaptchaSolver,
+  type CaptchaState,
+  type CaptchaStatus,
+  createCaptchaController,
+} from './captcha.ts'
+export {
   type CaptchaTokenProvider,
   createLatchkeyClient,
   type LatchkeyClient,
@@ -75,6 +83,26 @@ export {
   takeOAuthReturn,
   unlinkOAuth,
 } from './flows/oauth.ts'
+export {
+  browserPasskeyCeremonies,
+  createPasskeyFlow,
+  isWebAuthnSupported,
+  type LoginWithPasskeyParameters,
+  type LoginWithPasskeyReturnType,
+  linkPasskey,
+  loginWithPasskey,
+  PASSKEY_LIMIT,
+  type PasskeyAction,
+  type PasskeyCeremonies,
+  type PasskeyFlow,
+  type PasskeyFlowOptions,
+  type PasskeyFlowState,
+  type PasskeyOperationOptions,
+  type PasskeyStep,
+  signupWithPasskey,
+  type UnlinkPasskeyParameters,
+  unlinkPasskey,
+} from './flows/passkey.ts'
 export { redirectLoginPending } from './flows/pending-keys.ts'
 export {
   createSmsFlow,
@@ -119,6 +147,16 @@ export {
   unlinkTelegram,
 } from './flows/telegram.ts'
 export { unlinkWallet } from './flows/wallet.ts'
+export { type AcceptTermsReturnType, acceptTerms } from './gates/acceptTerms.ts'
+export {
+  type AccountTransferInput,
+  accountTransferOffer,
+  canTransferAccount,
+  type TransferAccountErrorType,
+  type TransferAccountParameters,
+  type TransferAccountReturnType,
+  transferAccount,
+} from './gates/transferAccount.ts'
 export {
   createHttpClient,
   type HttpClient,
@@ -126,6 +164,7 @@ export {
   type RequestOptions,
 } from './http.ts'
 export { decodeJwt, type TokenClaims } from './jwt.ts'
+export { toPasskeyError } from './passkey-errors.ts'
 export { getRecentLoginMethod, type LoginMethod, setRecentLoginMethod } from './recent-login.ts'
 export {
   createSessionStore,

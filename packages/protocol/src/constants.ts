@@ -6,6 +6,8 @@ export const CODE_MAX_ATTEMPTS = 5
 export const WRONG_CODE_CLEAR_DELAY_MS = 1_400
 export const SUCCESS_CLOSE_DELAY_MS = 1_400
 export const POST_LOGIN_DELAY_MS = 900
+/** Spec 02 §9: the account-transfer 'Success!' closes the modal 1 s later. */
+export const TRANSFER_SUCCESS_CLOSE_DELAY_MS = 1_000
 export const LOGIN_MESSAGE_MAX_LENGTH = 100
 export const MAX_PRIMARY_LOGIN_METHODS = 4
 export const MODAL_OPEN_DELAY_MS = 15

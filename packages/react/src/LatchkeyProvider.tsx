@@ -80,6 +80,30 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
 
   useLayoutEffect(() => instance.setHostConfig(hostConfig), [instance, hostConfig])
 
+  // Captcha (docs/captcha.md): when the app enables it, login starts ask the
+  // captcha for a token — with or without the modal (headless hooks). Its
+  // code, and the widget, load on first use.
+  useEffect(() => {
+    const { client } = instance
+    let installed = false
+    const sync = () => {
+      const enabled = instance.getUiState().appConfig?.captcha_enabled === true
+      if (enabled === installed) return
+      installed = enabled
+      client.setCaptchaTokenProvider(
+        enabled
+          ? () => import('./modal/captcha/index.ts').then((m) => m.captchaTokenFor(instance))
+          : null,
+      )
+    }
+    sync()
+    const unsubscribe = instance.subscribeUi(sync)
+    return () => {
+      unsubscribe()
+      client.setCaptchaTokenProvider(null)
+    }
+  }, [instance])
+
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()

@@ -71,6 +71,12 @@ export interface LatchkeyConfig {
    */
   chains?: EvmChain[]
   defaultChain?: EvmChain
+  /**
+   * `loginConfig.passkeysForSignupEnabled` (spec 01 §3): the passkey button
+   * offers 'Create new account' as well as 'Log in with a passkey'. Default
+   * false: passkeys log in existing users, who link them from their account.
+   */
+  loginConfig?: { passkeysForSignupEnabled?: boolean }
   /** External wallet connectors. */
   externalWallets?: {
     /** WalletConnect v2: on when a Cloud project id is given. */
@@ -100,6 +106,7 @@ export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = [
   'telegram',
   'wallet',
   'farcaster',
+  'passkey',
 ]
 
 /** Host configuration merged over the server's: what the modal renders from. */
@@ -125,6 +132,8 @@ export interface ResolvedConfig {
   defaultCountry: string
   /** The app sends codes by WhatsApp rather than SMS. */
   whatsappEnabled: boolean
+  /** `loginConfig.passkeysForSignupEnabled`: new accounts may be created with a passkey. */
+  passkeysForSignup: boolean
   /** Which chains get a wallet right after login (default off, spec 01 §9). */
   createOnLogin: CreateOnLoginConfig
   /** Wallet creation asks for a user-owned recovery method first (spec 02). */
@@ -211,6 +220,7 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     hideDirectWeb2Inputs: appearance.hideDirectWeb2Inputs ?? false,
     defaultCountry: host.intl?.defaultCountry ?? 'US',
     whatsappEnabled: app?.whatsapp_enabled ?? false,
+    passkeysForSignup: host.loginConfig?.passkeysForSignupEnabled ?? false,
     requireUserOwnedRecoveryOnCreate:
       host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
       app?.embedded_wallet_config.require_user_owned_recovery_on_create ??

@@ -24,6 +24,8 @@ export {
   type GuestAccount,
   LatchkeyError,
   type LinkedAccount,
+  type PasskeyAccount,
+  type PasskeyFlowState,
   type PhoneAccount,
   ProviderRpcError,
   type TelegramAccount,
@@ -73,6 +75,11 @@ export {
   useLoginWithOAuth,
 } from './hooks/useLoginWithOAuth.ts'
 export {
+  type UseLoginWithPasskeyParameters,
+  type UseLoginWithPasskeyReturnType,
+  useLoginWithPasskey,
+} from './hooks/useLoginWithPasskey.ts'
+export {
   type UseLoginWithSmsParameters,
   type UseLoginWithSmsReturnType,
   useLoginWithSms,
@@ -82,6 +89,10 @@ export {
   type UseLoginWithTelegramReturnType,
   useLoginWithTelegram,
 } from './hooks/useLoginWithTelegram.ts'
+export {
+  type UseManagePasskeysReturnType,
+  useManagePasskeys,
+} from './hooks/useManagePasskeys.ts'
 export {
   type RecoverWalletOptions,
   type UseRecoverWalletReturnType,

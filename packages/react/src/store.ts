@@ -3,6 +3,7 @@ import {
   LatchkeyError,
   type LoginMethod,
   type OAuthReturn,
+  type PasskeyAccount,
   ProviderRpcError,
   type TelegramProof,
   type User,
@@ -28,7 +29,7 @@ export interface LoginOptions {
   /** Intent 'update': the address or number being replaced. */
   current?: string
   /** Open straight on this method's input or screen. */
-  method?: 'email' | 'sms' | 'wallet' | 'farcaster'
+  method?: 'email' | 'sms' | 'wallet' | 'farcaster' | 'passkey'
   /** The connect-only wallet modal (no login): see `openConnectWallet`. */
   connectOnly?: boolean
   /** Which external wallets to list (overrides `appearance.walletChainType`). */
@@ -85,6 +86,21 @@ export type WalletScreenRequest<T = unknown> =
   | ExportWalletRequest
   | SecureAccountRequest
   | CloudRecoveryRequest
+  | ManagePasskeysRequest
+
+/**
+ * Spec 02 "Passkey management": the user's passkeys (2 shown, then 'View
+ * all'), unlink, 'Add new passkey' (up to 5), 'Passkeys updated' and Done.
+ */
+export interface ManagePasskeysRequest {
+  screen: 'passkeys'
+  /** The user's passkeys when the screen opens; it follows the users `link` / `unlink` return. */
+  passkeys: PasskeyAccount[]
+  /** 'Add new passkey': core `linkPasskey` (the browser's prompt, then the server). */
+  link(): Promise<User>
+  /** Unlink: core `unlinkPasskey`. */
+  unlink(credentialId: string): Promise<User>
+}
 
 /** A recovery method the user can pick on 'Secure your account' / 'Update backup method'. */
 export type RecoveryOption = 'google-drive' | 'icloud' | 'user-passcode' | 'latchkey'

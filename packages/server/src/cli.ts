@@ -99,6 +99,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       'api-token-env': { type: 'string' },
       'bot-name': { type: 'string' },
       'bot-token-env': { type: 'string' },
+      'secret-key-env': { type: 'string' },
       'login-method': { type: 'string', multiple: true },
       set: { type: 'string' },
       json: { type: 'boolean' },
@@ -304,6 +305,14 @@ function credentialsFromFlags(
       return 'apps credentials set … telegram needs --bot-name and --bot-token-env VAR'
     if (!botToken) return `The environment variable ${variable} is empty or not set`
     return { provider, bot_name: botName, bot_token: botToken }
+  }
+  if (provider === 'turnstile') {
+    // Cloudflare Turnstile (docs/captcha.md): the secret key siteverify is called with.
+    const variable = flag('secret-key-env')
+    const secretKey = fromEnv('secret-key-env')
+    if (!variable) return 'apps credentials set … turnstile needs --secret-key-env VAR'
+    if (!secretKey) return `The environment variable ${variable} is empty or not set`
+    return { provider, secret_key: secretKey }
   }
   if (provider !== 'icloud') {
     // OAuth login providers (docs/login-oauth.md): the app's client at the provider.

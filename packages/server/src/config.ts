@@ -188,6 +188,21 @@ export interface LatchkeyServerOptions {
   chainRpcUrls?: Record<number, string>
   /** Farcaster sign-in: the relay, and where the ID registry is read (see docs/login-farcaster.md). */
   farcaster?: Partial<FarcasterOptions>
+  /** Captcha verification (docs/captcha.md): Turnstile's siteverify endpoint and timeout. */
+  captcha?: Partial<CaptchaOptions>
+}
+
+/** Where and how long the server asks Cloudflare about a Turnstile token (docs/captcha.md). */
+export interface CaptchaOptions {
+  /** Turnstile siteverify (default https://challenges.cloudflare.com/turnstile/v0/siteverify). */
+  turnstileSiteverifyUrl: string
+  /** Give up on siteverify after this long and refuse the login: CAPTCHA_TIMEOUT (default 5000 ms). */
+  turnstileTimeoutMs: number
+}
+
+export const defaultCaptchaOptions: CaptchaOptions = {
+  turnstileSiteverifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  turnstileTimeoutMs: 5_000,
 }
 
 /** Where Farcaster sign-in talks to: the Connect relay and the ID registry on Optimism. */
@@ -312,6 +327,9 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
         ? { idRegistryAddress: env.LATCHKEY_FARCASTER_ID_REGISTRY as `0x${string}` }
         : {}),
     },
+    captcha: env.LATCHKEY_TURNSTILE_SITEVERIFY_URL
+      ? { turnstileSiteverifyUrl: env.LATCHKEY_TURNSTILE_SITEVERIFY_URL }
+      : undefined,
     smsAllowedRegions: env.LATCHKEY_SMS_ALLOWED_REGIONS
       ? env.LATCHKEY_SMS_ALLOWED_REGIONS.split(',')
           .map((r) => r.trim())

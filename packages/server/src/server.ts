@@ -28,15 +28,18 @@ import { emailRoutes } from './auth/email/routes.ts'
 import { farcasterRoutes } from './auth/farcaster/routes.ts'
 import { guestRoutes } from './auth/guest/routes.ts'
 import { oauthRoutes } from './auth/oauth/routes.ts'
+import { passkeyRoutes } from './auth/passkey/routes.ts'
 import { siweRoutes } from './auth/siwe/routes.ts'
 import { siwsRoutes } from './auth/siws/routes.ts'
 import { devOutboxRoute, registerDevOutboxPage } from './auth/sms/dev-routes.ts'
 import { resolveSmsAllowedRegions } from './auth/sms/phone.ts'
 import { smsRoutes } from './auth/sms/routes.ts'
 import { telegramRoutes } from './auth/telegram/routes.ts'
+import { captchaRoutes } from './captcha/routes.ts'
 import {
   consoleLogger,
   DEFAULT_PORT,
+  defaultCaptchaOptions,
   defaultFarcasterOptions,
   defaultRateLimits,
   type LatchkeyServerOptions,
@@ -59,7 +62,8 @@ import type { RateLimiter } from './rate-limit/types.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
-import { usersMeRoute } from './users/routes.ts'
+import { usersAcceptTermsRoute, usersMeRoute } from './users/routes.ts'
+import { transferRoutes } from './users/transfer-routes.ts'
 import { walletRoutes } from './wallets/routes.ts'
 
 export const SERVER_VERSION = '0.1.0'
@@ -214,6 +218,7 @@ export async function createLatchkeyServer(
       smsAllowedRegions: resolveSmsAllowedRegions(options.smsAllowedRegions),
       chainRpcUrls: { ...(options.chainRpcUrls ?? {}) },
       farcaster: { ...defaultFarcasterOptions, ...(options.farcaster ?? {}) },
+      captcha: { ...defaultCaptchaOptions, ...(options.captcha ?? {}) },
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()
@@ -243,12 +248,16 @@ export async function createLatchkeyServer(
       ...siweRoutes,
       ...siwsRoutes,
       ...farcasterRoutes,
+      ...passkeyRoutes,
       refreshRoute,
       logoutRoute,
       usersMeRoute,
+      usersAcceptTermsRoute,
+      ...transferRoutes,
       ...walletRoutes,
       ...recoveryRoutes,
       analyticsEventRoute,
+      ...captchaRoutes,
       ...(devMailbox ? [devMailboxRoute] : []),
       ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]

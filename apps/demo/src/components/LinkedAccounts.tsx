@@ -65,9 +65,10 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
           : () => link.unlinkWallet(account.address, account.chainType)
       case 'farcaster':
         return () => link.unlinkFarcaster(account.fid)
+      case 'passkey':
+        return () => link.unlinkPasskey(account.credentialId)
       case 'custom':
       case 'guest':
-      case 'passkey':
         return null
       default:
         return () => link.unlinkOAuth(account.type, account.subject)

@@ -2,6 +2,7 @@ import { type User, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
+import { Passkeys } from './Passkeys.tsx'
 import { Wallets } from './Wallets.tsx'
 
 export function UserPanel({ user }: { user: User }) {
@@ -52,6 +53,10 @@ export function UserPanel({ user }: { user: User }) {
           <dt>Phone</dt>
           <dd data-testid="user-phone">{user.phone?.number ?? '—'}</dd>
         </div>
+        <div className="field">
+          <dt>Terms</dt>
+          <dd data-testid="user-terms">{user.hasAcceptedTerms ? 'Accepted' : 'Not accepted'}</dd>
+        </div>
       </dl>
 
       <Wallets />
@@ -59,6 +64,8 @@ export function UserPanel({ user }: { user: User }) {
       <ExternalWallets />
 
       <LinkedAccounts accounts={user.linkedAccounts} />
+
+      <Passkeys />
     </section>
   )
 }

@@ -92,7 +92,8 @@ export async function signInWithEthereum(
   }
   const address = getAddress(wallet.address)
   const { nonce } = await client.http.request<SiweInitResponse>(routes.siweInit, {
-    body: { address, ...(options.captchaToken ? { token: options.captchaToken } : {}) },
+    // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+    body: { address, ...(await captchaBody(client, options.captchaToken)) },
     auth: false,
   })
   const { host, origin } = here(options)
@@ -142,7 +143,7 @@ export async function signInWithSolana(
   const init = await client.http.request<SiwsInitResponse>(routes.siwsInit, {
     body: {
       address: wallet.address,
-      ...(options.captchaToken ? { token: options.captchaToken } : {}),
+      ...(await captchaBody(client, options.captchaToken)),
     },
     auth: false,
   })
@@ -189,4 +190,13 @@ export async function signInWithSolana(
     },
     options,
   )
+}
+
+/** The init call's captcha field: the given token, else a fresh one from the installed captcha. */
+async function captchaBody(
+  client: LatchkeyClient,
+  given: string | undefined,
+): Promise<{ token?: string }> {
+  const token = given ?? (await client.captchaToken())
+  return token ? { token } : {}
 }

@@ -42,10 +42,13 @@ export async function sendEmailCode(
   client: LatchkeyClient,
   { email, disableSignup, captchaToken, ...validation }: SendEmailCodeParameters,
 ): Promise<void> {
+  const address = assertEmail(email, validation)
+  // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+  const token = captchaToken ?? (await client.captchaToken())
   await client.http.request(routes.emailInit, {
     body: {
-      email: assertEmail(email, validation),
-      ...(captchaToken ? { token: captchaToken } : {}),
+      email: address,
+      ...(token ? { token } : {}),
       ...(disableSignup ? { disableSignup: true } : {}),
     },
     auth: false,

@@ -53,8 +53,10 @@ export async function startFarcasterLogin(
   client: LatchkeyClient,
   { captchaToken }: StartFarcasterLoginParameters = {},
 ): Promise<StartFarcasterLoginReturnType> {
+  // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+  const token = captchaToken ?? (await client.captchaToken())
   const response = await client.http.request<FarcasterInitResponse>(routes.farcasterInit, {
-    body: captchaToken ? { token: captchaToken } : {},
+    body: token ? { token } : {},
     auth: false,
   })
   return {

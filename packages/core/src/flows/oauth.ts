@@ -98,13 +98,15 @@ export async function initOAuth(
     createdAt: (parameters.now ?? Date.now)(),
     ui: parameters.ui ?? 'app',
   }
+  // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+  const token = parameters.captchaToken ?? (await client.captchaToken())
   const body = {
     provider: pending.provider,
     redirect_to: parameters.redirectTo ?? currentPage(),
     code_challenge: await pkceChallenge(pending.codeVerifier),
     state_code: pending.stateCode,
     intent,
-    ...(parameters.captchaToken ? { token: parameters.captchaToken } : {}),
+    ...(token ? { token } : {}),
   }
   const { url } =
     intent === 'link'

@@ -34,10 +34,13 @@ export async function sendSmsCode(
   client: LatchkeyClient,
   { phoneNumber, disableSignup, captchaToken }: SendSmsCodeParameters,
 ): Promise<{ channel: 'sms' | 'whatsapp' }> {
+  const e164 = toPhoneE164(phoneNumber)
+  // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+  const token = captchaToken ?? (await client.captchaToken())
   const response = await client.http.request<SmsInitResponse>(routes.smsInit, {
     body: {
-      phoneNumber: toPhoneE164(phoneNumber),
-      ...(captchaToken ? { token: captchaToken } : {}),
+      phoneNumber: e164,
+      ...(token ? { token } : {}),
       ...(disableSignup ? { disableSignup: true } : {}),
     },
     auth: false,

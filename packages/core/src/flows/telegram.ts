@@ -50,11 +50,13 @@ export async function loginWithTelegram(
   client: LatchkeyClient,
   { mode = 'login-or-sign-up', captchaToken, ...proof }: LoginWithTelegramParameters,
 ): Promise<LoginWithTelegramReturnType> {
+  // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
+  const token = captchaToken ?? (await client.captchaToken())
   const response = await client.http.request<AuthResponse>(routes.telegramAuthenticate, {
     body: {
       ...toBody(proof as TelegramProof),
       mode,
-      ...(captchaToken ? { captcha_token: captchaToken } : {}),
+      ...(token ? { captcha_token: token } : {}),
     },
     auth: false,
   })

@@ -13,6 +13,11 @@ export const accountTransferOfferSchema = z.object({
     type: z.string(),
     /** What the screen names the account by: the address, number, username… */
     display_name: z.string(),
+    /**
+     * OAuth accounts: the provider's subject, which oauth/transfer names (the
+     * page never learns it otherwise). The caller has just proved this account.
+     */
+    subject: z.string().optional(),
   }),
   other_user: z.object({
     /** The other account's embedded Ethereum wallet (the "Check assets first" screen), if any. */

@@ -7,6 +7,7 @@ import {
   unlinkEmail,
   unlinkFarcaster,
   unlinkOAuth,
+  unlinkPasskey,
   unlinkPhone,
   unlinkTelegram,
   unlinkWallet,
@@ -54,6 +55,14 @@ export interface UseLinkAccountReturnType {
   linkFarcaster(): void
   /** Unlinks the Farcaster account `fid`. */
   unlinkFarcaster(fid: number): Promise<User>
+  /**
+   * Opens the modal on the passkey status screen: the browser's prompt creates
+   * a new passkey for the logged-in user (up to 5; a sixth is refused with
+   * 'Cannot link more passkeys to account.').
+   */
+  linkPasskey(): void
+  /** Unlinks a passkey by credential id ('Cannot unlink a passkey enrolled in MFA' while it is an MFA method). */
+  unlinkPasskey(credentialId: string): Promise<User>
 }
 
 /**
@@ -104,6 +113,8 @@ export function useLinkAccount(): UseLinkAccountReturnType {
         }),
       linkFarcaster: () => instance.openLink({ method: 'farcaster' }),
       unlinkFarcaster: (fid) => unlinkFarcaster(client, { fid }),
+      linkPasskey: () => instance.openLink({ method: 'passkey' }),
+      unlinkPasskey: (credentialId) => unlinkPasskey(client, { credentialId }),
     }
   }, [instance])
   return useMemo(() => ({ methods, ...actions }), [methods, actions])

@@ -213,7 +213,7 @@ describe('login modal', () => {
   it('shows a configuration error when the server enables no login method the modal can draw', async () => {
     renderWithProvider(<Host />, {
       server: {
-        config: { login_methods: { ...appConfig().login_methods, email: false, passkey: true } },
+        config: { login_methods: { ...appConfig().login_methods, email: false, guest: true } },
       },
     })
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useInsertionEffect, useRef, useState } f
 import { useUiState } from '../context.ts'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import type { LatchkeyInstance, LoginResult } from '../store.ts'
+import { CaptchaGate } from './captcha/CaptchaGate.tsx'
 import { ChromeContext } from './components/chrome.ts'
 import { Dialog } from './components/Dialog.tsx'
 import { LoginFlow } from './LoginFlow.tsx'
@@ -65,12 +66,15 @@ export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance
         {walletRequest ? (
           <WalletScreen key={attempt} instance={instance} request={walletRequest} onClose={close} />
         ) : (
-          <LoginFlow
-            key={attempt}
-            instance={instance}
-            loginOptions={loginOptions}
-            onFinished={finish}
-          />
+          // Login starts may wait for the captcha: its screen shows over the flow (docs/captcha.md).
+          <CaptchaGate instance={instance} open={open}>
+            <LoginFlow
+              key={attempt}
+              instance={instance}
+              loginOptions={loginOptions}
+              onFinished={finish}
+            />
+          </CaptchaGate>
         )}
       </ChromeContext.Provider>
     </Dialog>

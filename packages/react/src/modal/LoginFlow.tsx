@@ -1,8 +1,13 @@
 import {
+  type AccountTransferInput,
+  acceptTerms,
+  accountTransferOffer,
+  canTransferAccount,
   createEmailFlow,
   getRecentLoginMethod,
-  type LatchkeyError,
+  LatchkeyError,
   type LoginMethod,
+  transferAccount,
   type User,
 } from '@latchkey/core'
 import {
@@ -18,7 +23,9 @@ import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
 import { ConnectionStatus } from './components/ConnectionStatus.tsx'
+import { useChrome } from './components/chrome.ts'
 import { ScreenLayout } from './components/ScreenLayout.tsx'
+import { explorerAddressUrl } from './explorer.ts'
 import { isInAppBrowser } from './methods/oauth/in-app-browser.ts'
 import { InAppBrowserScreen, OAuthLogin, startOAuthFromModal } from './methods/oauth/OAuthLogin.tsx'
 import { OAuthStatusScreen } from './methods/oauth/OAuthStatusScreen.tsx'
@@ -28,6 +35,7 @@ import { TelegramStatusScreen } from './methods/telegram/TelegramStatusScreen.ts
 import { nextPostLoginScreen } from './post-login.ts'
 import type { Screen } from './screen.ts'
 import { AccountNotFoundScreen } from './screens/AccountNotFoundScreen.tsx'
+import { AllowlistRejectedScreen } from './screens/AllowlistRejectedScreen.tsx'
 import { EmailCodeScreen } from './screens/EmailCodeScreen.tsx'
 import { EmailEntryScreen } from './screens/EmailEntryScreen.tsx'
 import { ErrorScreen } from './screens/ErrorScreen.tsx'
@@ -35,11 +43,17 @@ import { LandingScreen } from './screens/LandingScreen.tsx'
 import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import { MoreOptionsScreen } from './screens/MoreOptionsScreen.tsx'
 import { SuccessScreen } from './screens/SuccessScreen.tsx'
+import { TermsScreen } from './screens/TermsScreen.tsx'
+import { UserLimitScreen } from './screens/UserLimitScreen.tsx'
 import { WalletCreationScreen } from './screens/WalletCreationScreen.tsx'
 
 // External wallets and Farcaster load their code (connectors, viem, QR) only when picked.
 const WalletLogin = lazy(() => import('./methods/wallet/WalletLogin.tsx'))
 const FarcasterLogin = lazy(() => import('./methods/farcaster/FarcasterLogin.tsx'))
+// Passkeys bring @simplewebauthn/browser, loaded with this chunk when the method is picked.
+const PasskeyLogin = lazy(() => import('./methods/passkey/PasskeyLogin.tsx'))
+// Rarely seen: only when a link meets another user's only login method.
+const AccountTransferScreen = lazy(() => import('./screens/AccountTransferScreen.tsx'))
 
 export interface LoginFlowProps {
   instance: LatchkeyInstance
@@ -64,6 +78,15 @@ const FATAL_SUBMIT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ORIGIN_NOT_ALLOWED',
 ])
 
+// Spec 02 §8 "Login-outcome screens": failures that end the attempt on the error screen,
+// whichever method or step they come from (catalogue wording: 'Not allowed' / 'Try
+// another method', 'Too many requests…', 'This region is not supported').
+const OUTCOME_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'LOGIN_METHOD_NOT_ALLOWED',
+  'TOO_MANY_REQUESTS',
+  'REGION_NOT_SUPPORTED',
+])
+
 const isOAuthProvider = (method: LoginMethod): method is OAuthProvider =>
   (OAUTH_PROVIDERS as readonly string[]).includes(method)
 
@@ -76,7 +99,14 @@ function initialScreen({ resume, method }: LoginOptions): Screen {
   if (method === 'sms') return { screen: 'sms-entry' }
   if (method === 'wallet') return { screen: 'wallet' }
   if (method === 'farcaster') return { screen: 'farcaster' }
+  if (method === 'passkey') return { screen: 'passkey' }
   return { screen: 'landing' }
+}
+
+/** The account a failed attempt was about: what a transfer offer needs to move it. */
+interface AttemptedAccount {
+  loginMethod: LoginMethod
+  account: AccountTransferInput
 }
 
 /** The email and phone entry screens' titles per intent. */
@@ -98,7 +128,9 @@ const isEntryScreen = (screen: Screen) =>
 export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps) {
   const { client } = instance
   const session = useSession(client)
-  const { appConfig, appConfigError } = useUiState(instance)
+  const { appConfig, appConfigError, open, hostConfig } = useUiState(instance)
+  // In the dialog (not the standalone panel): closing it is possible, and ends the attempt.
+  const inDialog = Boolean(useChrome().onClose)
   const config = useResolvedConfig(instance)
   const intent = loginOptions.intent ?? 'login'
   // Linking or updating: the user is already logged in, so no post-login sequence.
@@ -137,22 +169,56 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     onCodeSent: (phoneNumber, channel) => setScreen({ screen: 'sms-code', phoneNumber, channel }),
     onDone: ({ user, isNewUser }) =>
       setScreen({ screen: 'success', user, isNewUser, loginMethod: 'sms' }),
-    onFailure: (error, step) => {
-      if (step !== 'send') return fail(error, step === 'resend' ? 'send' : 'submit')
+    onFailure: (error, step, phoneNumber) => {
+      const account = { loginMethod: 'sms' as const, account: { phoneNumber } }
+      if (step !== 'send') return fail(error, step === 'resend' ? 'send' : 'submit', account)
       instance.emitLoginEvent({ type: 'error', code: error.code })
-      if (!sms.isInlineSendError(error.code)) setScreen({ screen: 'error', code: error.code })
+      if (!sms.isInlineSendError(error.code))
+        setScreen(outcomeScreen(error) ?? { screen: 'error', code: error.code })
     },
   })
   const finished = useRef(onFinished)
   finished.current = onFinished
 
-  const fail = (error: LatchkeyError, step: 'send' | 'submit') => {
-    instance.emitLoginEvent({ type: 'error', code: error.code })
-    if (error.code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
-    else if (step === 'send' && isEntryScreen(screen) && INLINE_SEND_ERRORS.has(error.code))
-      setSendError(error.code)
-    else if (FATAL_SUBMIT_ERRORS.has(error.code) || (step === 'send' && isEntryScreen(screen)))
-      setScreen({ screen: 'error', code: error.code })
+  /**
+   * Spec 02 §8 "Login-outcome screens": the screen a failure of any method
+   * leads to, or null when the method's own screen shows it. A link that
+   * met another user's only login method offers the transfer when the
+   * account can be named for the transfer call; otherwise it is refused.
+   */
+  const outcomeScreen = (error: LatchkeyError, attempt?: AttemptedAccount): Screen | null => {
+    const offer = accountTransferOffer(error)
+    if (offer && attempt && linking && canTransferAccount(offer, attempt.account))
+      return { screen: 'account-transfer', offer, ...attempt }
+    if (error.code === 'ACCOUNT_TRANSFER_REQUIRED')
+      return { screen: 'error', code: 'ACCOUNT_ALREADY_LINKED' }
+    if (error.code === 'USER_DOES_NOT_EXIST') return { screen: 'account-not-found' }
+    if (error.code === 'ALLOWLIST_REJECTED') return { screen: 'allowlist-rejected' }
+    if (error.code === 'USER_LIMIT_REACHED') return { screen: 'user-limit' }
+    if (OUTCOME_ERRORS.has(error.code)) return { screen: 'error', code: error.code }
+    return null
+  }
+
+  /** Reports a failure (not a transfer offer: that is a question, not an end) and moves on. */
+  const report = (error: LatchkeyError, next: Screen | null) => {
+    if (next?.screen !== 'account-transfer')
+      instance.emitLoginEvent({ type: 'error', code: error.code })
+    if (next) setScreen(next)
+  }
+
+  const fail = (error: LatchkeyError, step: 'send' | 'submit', attempt?: AttemptedAccount) => {
+    if (step === 'send' && isEntryScreen(screen) && INLINE_SEND_ERRORS.has(error.code)) {
+      instance.emitLoginEvent({ type: 'error', code: error.code })
+      return setSendError(error.code)
+    }
+    const next = outcomeScreen(error, attempt)
+    report(
+      error,
+      next ??
+        (FATAL_SUBMIT_ERRORS.has(error.code) || (step === 'send' && isEntryScreen(screen))
+          ? { screen: 'error', code: error.code }
+          : null),
+    )
   }
 
   const backToLanding = () => {
@@ -169,6 +235,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     else if (method === 'telegram') setScreen({ screen: 'telegram', proof: null })
     else if (method === 'wallet') setScreen({ screen: 'wallet' })
     else if (method === 'farcaster') setScreen({ screen: 'farcaster' })
+    else if (method === 'passkey') setScreen({ screen: 'passkey' })
     else if (isOAuthProvider(method)) void startOAuth(method)
   }
 
@@ -178,8 +245,11 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     const intent = linking ? 'link' : 'login'
     const failure = await startOAuthFromModal(client, { provider, intent, disableSignup })
     if (!failure) return
-    instance.emitLoginEvent({ type: 'error', code: failure.code })
-    setScreen({ screen: 'oauth', provider, ret: null, startError: failure })
+    const error = new LatchkeyError(failure.code, failure.message)
+    report(
+      error,
+      outcomeScreen(error) ?? { screen: 'oauth', provider, ret: null, startError: failure },
+    )
   }
 
   /** A redirect login (OAuth, Telegram) finished: on to the success screen and post-login steps. */
@@ -188,9 +258,39 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     ({ user, isNewUser }: { user: User; isNewUser: boolean }) =>
       setScreen({ screen: 'success', user, isNewUser, loginMethod })
 
-  const redirectLoginFailed = (code: ErrorCode) => {
-    instance.emitLoginEvent({ type: 'error', code })
-    if (code === 'USER_DOES_NOT_EXIST') setScreen({ screen: 'account-not-found' })
+  /** A method screen's failure: an outcome screen, or the method's own screen shows it. */
+  const redirectLoginFailed =
+    (loginMethod: LoginMethod) => (error: LatchkeyError, account?: AccountTransferInput) =>
+      report(error, outcomeScreen(error, account ? { loginMethod, account } : undefined))
+
+  // Spec 02 "Terms consent": 'No thanks' — or closing the dialog on that screen — logs the
+  // user out; `useLogin`'s onError gets TERMS_DECLINED.
+  const termsSettled = useRef(false)
+  const declineTerms = () => {
+    if (termsSettled.current) return
+    termsSettled.current = true
+    instance.emitLoginEvent({ type: 'error', code: 'TERMS_DECLINED' })
+    void client.session.logout().catch(() => undefined)
+    setScreen({ screen: 'landing' })
+    instance.closeModal()
+  }
+  useEffect(() => {
+    if (inDialog && !open && screen.screen === 'terms') declineTerms()
+  })
+
+  /** Accept: record it, then the rest of the post-login sequence, else close with success. */
+  const acceptAndContinue = async (step: Extract<Screen, { screen: 'terms' }>) => {
+    const user = await acceptTerms(client)
+    const next = nextPostLoginScreen({ ...step, user, config })
+    if (next) return setScreen(next)
+    // The modal closes on the terms screen: that is no decline.
+    termsSettled.current = true
+    finished.current({
+      user,
+      isNewUser: step.isNewUser,
+      loginMethod: step.loginMethod,
+      wasAlreadyAuthenticated: false,
+    })
   }
 
   const sendCode = async (email: string) => {
@@ -220,7 +320,8 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
         isNewUser: state.isNewUser,
         loginMethod: 'email',
       })
-    else if (state.status === 'error') fail(state.error, 'submit')
+    else if (state.status === 'error')
+      fail(state.error, 'submit', { loginMethod: 'email', account: { email: state.email } })
   }
 
   // Spec 01 §4 "After any login success": the post-login steps, else close 1.4 s after success.
@@ -341,7 +442,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           intent={linking ? 'link' : 'login'}
           disableSignup={disableSignup}
           onDone={redirectLoginDone(screen.provider)}
-          onError={redirectLoginFailed}
+          onError={redirectLoginFailed(screen.provider)}
           onBack={backToLanding}
         />
       )
@@ -356,7 +457,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           intent={linking ? 'link' : 'login'}
           disableSignup={disableSignup}
           onDone={redirectLoginDone('telegram')}
-          onError={redirectLoginFailed}
+          onError={redirectLoginFailed('telegram')}
           onBack={backToLanding}
         />
       )
@@ -382,7 +483,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
               instance.completeConnectWallet(wallet)
               instance.closeModal()
             }}
-            onError={redirectLoginFailed}
+            onError={redirectLoginFailed('wallet')}
             onBack={
               loginOptions.connectOnly || loginOptions.method === 'wallet'
                 ? undefined
@@ -399,8 +500,22 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
             intent={linking ? 'link' : 'login'}
             disableSignup={disableSignup}
             onDone={redirectLoginDone('farcaster')}
-            onError={redirectLoginFailed}
+            onError={redirectLoginFailed('farcaster')}
             onBack={loginOptions.method === 'farcaster' ? undefined : backToLanding}
+          />
+        </Suspense>
+      )
+    case 'passkey':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <PasskeyLogin
+            client={client}
+            intent={linking ? 'link' : 'login'}
+            disableSignup={disableSignup}
+            passkeysForSignup={config.passkeysForSignup}
+            onDone={redirectLoginDone('passkey')}
+            onError={redirectLoginFailed('passkey')}
+            onBack={loginOptions.method === 'passkey' ? undefined : backToLanding}
           />
         </Suspense>
       )
@@ -417,6 +532,61 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
       return <SuccessScreen intent={intent} />
     case 'account-not-found':
       return <AccountNotFoundScreen onRetry={backToLanding} />
+    case 'allowlist-rejected':
+      return (
+        <AllowlistRejectedScreen
+          config={appConfig?.allowlist_config ?? null}
+          onRetry={backToLanding}
+        />
+      )
+    case 'user-limit':
+      return <UserLimitScreen onBack={backToLanding} />
+    case 'terms':
+      return (
+        <TermsScreen
+          termsUrl={config.termsAndConditionsUrl}
+          privacyUrl={config.privacyPolicyUrl}
+          appName={config.appName}
+          onAccept={() => acceptAndContinue(screen)}
+          onDecline={declineTerms}
+        />
+      )
+    case 'account-transfer': {
+      const { offer, account, loginMethod } = screen
+      const wallet = offer.other_user
+      const chain = hostConfig.defaultChain ?? hostConfig.chains?.[0]
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <AccountTransferScreen
+            offer={offer}
+            explorerUrl={
+              wallet.embedded_wallet_address
+                ? explorerAddressUrl(
+                    wallet.embedded_wallet_address,
+                    wallet.embedded_wallet_chain_type ?? 'ethereum',
+                    chain,
+                  )
+                : null
+            }
+            transfer={() => transferAccount(client, { offer, account })}
+            onDecline={() => {
+              // 'No thanks': nothing moved; the link ends refused.
+              instance.emitLoginEvent({ type: 'error', code: 'ACCOUNT_TRANSFER_REQUIRED' })
+              instance.closeModal()
+              backToLanding()
+            }}
+            onDone={(user) =>
+              finished.current({
+                user,
+                isNewUser: false,
+                loginMethod,
+                wasAlreadyAuthenticated: true,
+              })
+            }
+          />
+        </Suspense>
+      )
+    }
     case 'error':
       return <ErrorScreen code={screen.code} onRetry={backToLanding} onBack={backToLanding} />
     case 'wallet-creation':

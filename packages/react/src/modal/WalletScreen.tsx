@@ -2,6 +2,7 @@ import { LatchkeyError } from '@latchkey/core'
 import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
 import { CloudRecoveryScreen } from './screens/CloudRecoveryScreen.tsx'
 import { ExportWalletScreen } from './screens/ExportWalletScreen.tsx'
+import { PasskeysScreen } from './screens/PasskeysScreen.tsx'
 import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
 import { SecureAccountScreen } from './screens/SecureAccountScreen.tsx'
 import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
@@ -50,5 +51,15 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       return <SecureAccountScreen request={request} onDone={() => complete()} onClose={onClose} />
     case 'cloud-recovery':
       return <CloudRecoveryScreen request={request} onDone={() => complete()} onClose={onClose} />
+    case 'passkeys':
+      return (
+        <PasskeysScreen
+          request={request}
+          onDone={() => {
+            complete()
+            onClose()
+          }}
+        />
+      )
   }
 }

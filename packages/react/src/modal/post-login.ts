@@ -18,11 +18,18 @@ export type PostLoginStep = (context: PostLoginContext) => Screen | null
  * and the user has not accepted, then embedded-wallet creation when the app
  * asks for it; with nothing to do, the modal closes 1.4 s after success.
  *
- * EXTENSION POINT: the terms screen (spec 02 "Terms consent") and wallet
- * creation come in later issues; each adds its step to this list, in that
- * order, and its screen to the `Screen` union.
+ * Every login method reaches it through the flow's success screen. Each
+ * step returns its screen or null; a step's screen, once done, asks for the
+ * next one again (`nextPostLoginScreen` with the updated user), so accepting
+ * the terms moves on to wallet creation. A later step adds itself to this
+ * list, in order, and its screen to the `Screen` union.
  */
 export const postLoginSteps: PostLoginStep[] = [
+  // Terms consent (spec 02): 'One last step' until the user has accepted.
+  ({ user, isNewUser, loginMethod, config }) =>
+    config.requireUsersAcceptTerms && !user.hasAcceptedTerms
+      ? { screen: 'terms', user, isNewUser, loginMethod }
+      : null,
   // Embedded-wallet creation (issue 3): Ethereum then Solana, index 0.
   ({ user, isNewUser, loginMethod, config }) => {
     const chains = chainsToCreateOnLogin(user, config.createOnLogin)

@@ -1,6 +1,12 @@
-import type { LoginMethod, OAuthReturn, TelegramProof, User } from '@latchkey/core'
+import type {
+  AccountTransferInput,
+  LoginMethod,
+  OAuthReturn,
+  TelegramProof,
+  User,
+} from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import type { OAuthProvider } from '@latchkey/protocol/schemas'
+import type { AccountTransferOffer, OAuthProvider } from '@latchkey/protocol/schemas'
 import type { OAuthFailure } from './methods/oauth/OAuthLogin.tsx'
 
 /**
@@ -19,6 +25,8 @@ export type Screen =
   | { screen: 'telegram'; proof: TelegramProof | null }
   | { screen: 'wallet' }
   | { screen: 'farcaster' }
+  /** Passkey login, sign-up or link: the choice screen, then the status screen. */
+  | { screen: 'passkey' }
   | {
       screen: 'success'
       user: User
@@ -29,6 +37,19 @@ export type Screen =
     }
   | { screen: 'error'; code: ErrorCode }
   | { screen: 'account-not-found' }
+  // Spec 02 "Allowlist and limit screens".
+  | { screen: 'allowlist-rejected' }
+  | { screen: 'user-limit' }
+  /** Spec 02 "Terms consent": the post-login step before wallet creation. */
+  | { screen: 'terms'; user: User; isNewUser: boolean; loginMethod: LoginMethod }
+  /** Spec 02 "Account transfer": a link met an account that can move here. */
+  | {
+      screen: 'account-transfer'
+      offer: AccountTransferOffer
+      /** The account as the transfer call names it. */
+      account: AccountTransferInput
+      loginMethod: LoginMethod
+    }
   | {
       screen: 'wallet-creation'
       user: User

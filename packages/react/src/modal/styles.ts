@@ -276,6 +276,14 @@ export const css = `
 .lk-qr { border-radius: 8px; background: #fff; }
 .lk-steps { margin: 0; padding-left: 20px; font-size: 14px; line-height: 1.6; color: var(--lk-fg-muted); }
 .lk-export-frame { display: block; width: 100%; height: 420px; border: 1px solid var(--lk-border, rgba(127,127,127,.25)); border-radius: 12px; background: transparent; }
+.lk-passkey-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.lk-passkey {
+  display: flex; align-items: center; justify-content: space-between; gap: 12px; padding: 10px 14px;
+  border: 1px solid var(--lk-border-strong); border-radius: var(--lk-radius-sm); font-size: 13px;
+}
+.lk-passkey-info { display: flex; flex-direction: column; gap: 2px; min-width: 0; color: var(--lk-fg-muted); }
+.lk-passkey-info strong { color: var(--lk-fg); font-size: 14px; font-weight: 600; }
+.lk-passkey-confirm { display: flex; flex-direction: column; align-items: flex-end; gap: 4px; text-align: right; max-width: 55%; }
 `
 
 const STYLE_ID = 'latchkey-styles'

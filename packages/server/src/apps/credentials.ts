@@ -54,6 +54,11 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
       .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'bot_token must look like 123456:ABC-DEF…'),
     bot_name: z.string().regex(/^[A-Za-z0-9_]{3,64}$/, 'bot_name must be the bot username'),
   }),
+  // Cloudflare Turnstile (docs/captcha.md): the secret key siteverify is called with.
+  z.object({
+    provider: z.literal('turnstile'),
+    secret_key: token('secret_key', 512),
+  }),
   // OAuth login (docs/login-oauth.md): the app's client at the provider (TikTok: client key).
   z.object({
     provider: z.enum(OAUTH_PROVIDERS),
@@ -76,6 +81,7 @@ export const credentialProviders: readonly CredentialProvider[] = [
   'google-drive',
   'icloud',
   'telegram',
+  'turnstile',
   ...OAUTH_PROVIDERS,
 ]
 
@@ -138,6 +144,8 @@ function toColumns(store: CredentialStore, appId: string, credentials: ProviderC
         client_secret: seal(credentials.bot_token),
         settings: '{}',
       }
+    case 'turnstile':
+      return { client_id: null, client_secret: seal(credentials.secret_key), settings: '{}' }
     case 'icloud':
       return {
         client_id: null,
@@ -242,6 +250,8 @@ export async function getAppProviderCredentials<P extends CredentialProvider>(
   } else if (provider === 'telegram') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, bot_token: secret, bot_name: row.client_id }
+  } else if (provider === 'turnstile') {
+    credentials = { provider, secret_key: secret }
   } else if (provider === 'google-drive') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, client_id: row.client_id, client_secret: secret }

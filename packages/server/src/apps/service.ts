@@ -8,10 +8,13 @@ import {
 import type { Kysely, Selectable } from 'kysely'
 import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
 import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
+import { captchaProviderOf, isTurnstileSiteKey } from '../captcha/provider.ts'
 import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
+import { assertAllowlistSettings } from '../users/allowlist.ts'
+import { assertMaxUsersSetting } from '../users/user-limit.ts'
 import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
 
 /** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
@@ -126,6 +129,11 @@ function buildSettings(
   if (settings.custom_auth !== undefined) assertCustomAuthSettings(settings.custom_auth)
   if (settings.telegram_auth_config !== undefined)
     assertTelegramAuthSettings(settings.telegram_auth_config)
+  if (settings.allowlist !== undefined) assertAllowlistSettings(settings.allowlist)
+  if (settings.max_users !== undefined) assertMaxUsersSetting(settings.max_users)
+  // Spec 01 §5: a captcha site key has Turnstile's form (docs/captcha.md).
+  if (settings.captcha_site_key && !isTurnstileSiteKey(settings.captcha_site_key))
+    throw new Error('captcha_site_key must be a Turnstile site key, e.g. 0x4AAAAAAA…')
   if (input.logoUrl !== undefined) settings.logo_url = input.logoUrl
   if (input.accentColor !== undefined) {
     if (input.accentColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.accentColor))
@@ -354,8 +362,9 @@ export function toAppConfig(app: AppRecord): AppConfig {
     require_users_accept_terms: s.require_users_accept_terms ?? false,
     disable_plus_emails: s.disable_plus_emails ?? false,
     captcha_enabled: s.captcha_enabled ?? false,
-    captcha_site_key: s.captcha_enabled ? (s.captcha_site_key ?? null) : null,
-    captcha_provider: s.captcha_enabled ? (s.captcha_site_key ? 'turnstile' : 'altcha') : null,
+    // Turnstile needs the site key and the secret (a provider credential); else ALTCHA.
+    captcha_site_key: captchaProviderOf(app) === 'turnstile' ? (s.captcha_site_key ?? null) : null,
+    captcha_provider: captchaProviderOf(app),
     allowlist_config: {
       error_title: s.allowlist_config?.error_title ?? null,
       error_detail: s.allowlist_config?.error_detail ?? null,

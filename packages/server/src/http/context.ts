@@ -6,6 +6,7 @@ import type { AppCache } from '../apps/cache.ts'
 import type { AppRecord } from '../apps/service.ts'
 import type { OAuthOptions } from '../auth/oauth/providers.ts'
 import type {
+  CaptchaOptions,
   CloudRecoveryEndpoints,
   FarcasterOptions,
   Logger,
@@ -38,6 +39,8 @@ export interface ResolvedConfig {
   chainRpcUrls: Record<number, string>
   /** Farcaster relay and ID registry, defaults filled in. */
   farcaster: FarcasterOptions
+  /** Captcha verification (docs/captcha.md), defaults filled in. */
+  captcha: CaptchaOptions
 }
 
 /** Everything a handler may use; built once per server. */

@@ -2,8 +2,10 @@ import { errorBodySchema, Header } from '@latchkey/protocol'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppRecord } from '../apps/service.ts'
+import { verifyCaptcha } from '../captcha/verify.ts'
 import { ApiError } from '../errors.ts'
 import { authenticateRequest } from '../sessions/service.ts'
+import { clientIp } from './client-ip.ts'
 import type { AuthContext, HonoEnv, Services } from './context.ts'
 
 /** Largest JSON body a route accepts. */
@@ -51,6 +53,12 @@ export interface RouteDefinition<
   response: R
   /** Status of a success (default 200). */
   status?: 200 | 201
+  /**
+   * A login-start route: where its body carries the captcha token. When the
+   * app enables captcha the token is verified (and spent) after validation
+   * and before the handler runs (docs/captcha.md, security bar 49).
+   */
+  captcha?: (body: B extends z.ZodType ? z.output<B> : undefined) => string | undefined
   handler: (
     input: HandlerInput<
       B extends z.ZodType ? z.output<B> : undefined,
@@ -85,9 +93,16 @@ async function readJson(c: Context<HonoEnv>): Promise<unknown> {
   }
 }
 
-/** Finds the app of a request and refuses an Origin the app does not allow. */
-export async function resolveApp(c: Context<HonoEnv>, services: Services): Promise<AppRecord> {
-  const appId = c.req.param('app_id') ?? c.req.header(Header.appId)
+/**
+ * Finds the app of a request (`appId`, else the :app_id segment, else the
+ * header) and refuses an Origin the app does not allow.
+ */
+export async function resolveApp(
+  c: Context<HonoEnv>,
+  services: Services,
+  explicitAppId?: string,
+): Promise<AppRecord> {
+  const appId = explicitAppId ?? c.req.param('app_id') ?? c.req.header(Header.appId)
   if (!appId) throw new ApiError('MISSING_APP_ID', `The ${Header.appId} header is required`)
   const app = await services.apps.get(appId)
   if (!app) throw new ApiError('APP_NOT_FOUND')
@@ -142,6 +157,8 @@ export function registerRoutes(
           throw new ApiError('INVALID_PAYLOAD', 'The query is invalid', issuesOf(parsed.error))
         query = parsed.data
       }
+      if (def.captcha && def.app !== false)
+        await verifyCaptcha(services, app, def.captcha(body as never), clientIp(c, services))
       const result = await def.handler({ c, services, body, query, app, auth })
       return c.json(result as object, def.status ?? 200)
     })

@@ -3,6 +3,7 @@ import { affected } from '../db/connect.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { newId, newSecret, sha256 } from '../ids.ts'
+import { assertUserAllowlisted } from '../users/allowlist.ts'
 import { getUserWire } from '../users/service.ts'
 import { signAccessToken, signIdentityToken, verifyOwnAccessToken } from './tokens.ts'
 
@@ -182,13 +183,18 @@ export async function buildAuthResponse(
   }
 }
 
-/** Logs a user in: new session, tokens. */
+/**
+ * Logs a user in: new session, tokens. Every login method ends here, so the
+ * app's allowlist is checked here for existing users too (any of their
+ * linked accounts may match; docs/access-control.md).
+ */
 export async function startSession(
   services: Services,
   appId: string,
   userId: string,
   isNewUser: boolean,
 ): Promise<AuthResponse> {
+  await assertUserAllowlisted(services, appId, userId)
   const { sessionId, refreshToken } = await createSession(services, appId, userId)
   return buildAuthResponse(services, { appId, userId, sessionId, refreshToken, isNewUser })
 }

@@ -9,6 +9,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
+import { assertSignUpAllowed } from './sign-up.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -25,6 +26,12 @@ export const SIWS_ACCOUNT_TYPE = 'siws'
 
 /** Linked-account type of a Farcaster account; identifier = the fid in decimal. */
 export const FARCASTER_ACCOUNT_TYPE = 'farcaster'
+
+/**
+ * Linked-account type of a passkey (auth/passkey); identifier = the base64url
+ * WebAuthn credential id, data = public key, counter and display names.
+ */
+export const PASSKEY_ACCOUNT_TYPE = 'passkey'
 
 /** Linked-account type of a guest (identifier = SHA-256 of the guest credential). */
 export const GUEST_ACCOUNT_TYPE = 'guest'
@@ -99,6 +106,22 @@ export function toLinkedAccountWire(
         bio: text('bio'),
         profile_picture_url: text('pfp_url'),
         signer_public_key: text('signer_public_key'),
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
+    case PASSKEY_ACCOUNT_TYPE: {
+      // auth/passkey: the public key and counter stay on the server.
+      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
+      return {
+        type: 'passkey',
+        credential_id: row.identifier,
+        authenticator_name: text('authenticator_name'),
+        created_with_browser: text('created_with_browser'),
+        created_with_os: text('created_with_os'),
+        created_with_device: text('created_with_device'),
+        enrolled_in_mfa: data.enrolled_in_mfa === true,
         verified_at: seconds(row.latest_verified_at),
         first_verified_at: seconds(row.first_verified_at),
         latest_verified_at: seconds(row.latest_verified_at),
@@ -301,7 +324,10 @@ export async function insertAccount(
   }
 }
 
-/** Creates a user and its first account in one transaction. */
+/**
+ * Creates a user and its first account in one transaction, after the
+ * sign-up gates (users/sign-up.ts: allowlist, user limit) passed in it.
+ */
 export async function createUserWithAccount(
   db: Kysely<Database>,
   appId: string,
@@ -310,6 +336,7 @@ export async function createUserWithAccount(
 ): Promise<string> {
   const userId = newUserId()
   await db.transaction().execute(async (tx) => {
+    await assertSignUpAllowed(tx, appId, account)
     await tx
       .insertInto('users')
       .values({ id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 })

@@ -83,3 +83,35 @@ describe('LandingScreen', () => {
     expect(onMethod).toHaveBeenCalledWith('email')
   })
 })
+
+describe('LandingScreen: passkeys (spec 01 §2 "an optional passkey login button")', () => {
+  it("puts 'Log in with a passkey' under the rows when passkey login is on", () => {
+    const onMethod = vi.fn()
+    renderLanding({ loginMethods: ['email', 'google', 'passkey'] }, { onMethod })
+    expect(screen.queryByRole('button', { name: 'Continue with a passkey' })).toBeNull()
+    screen.getByRole('button', { name: 'Log in with a passkey' }).click()
+    expect(onMethod).toHaveBeenCalledWith('passkey')
+  })
+
+  it('draws no passkey button when passkey login is off', () => {
+    renderLanding({ loginMethods: ['email', 'google'] })
+    expect(screen.queryByRole('button', { name: /passkey/ })).toBeNull()
+  })
+
+  it("is a 'Continue with a passkey' row when passkeys may create accounts", () => {
+    const onMethod = vi.fn()
+    renderLanding(
+      { loginMethods: ['email', 'passkey'], loginConfig: { passkeysForSignupEnabled: true } },
+      { onMethod },
+    )
+    expect(screen.queryByRole('button', { name: 'Log in with a passkey' })).toBeNull()
+    screen.getByRole('button', { name: 'Continue with a passkey' }).click()
+    expect(onMethod).toHaveBeenCalledWith('passkey')
+  })
+
+  it('is a row where loginMethodsAndOrder places it', () => {
+    renderLanding({ loginMethodsAndOrder: { primary: ['passkey', 'email'] } })
+    expect(screen.getByRole('button', { name: 'Continue with a passkey' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Log in with a passkey' })).toBeNull()
+  })
+})

@@ -27,6 +27,21 @@ export interface LandingScreenProps {
   onOverflow?(methods: LoginMethod[], label: string): void
 }
 
+/**
+ * Spec 01 §2 "an optional passkey login button": passkey login sits under the
+ * rows as 'Log in with a passkey', unless the host placed 'passkey' in
+ * `loginMethodsAndOrder` or passkeys may create accounts — then it is a
+ * method row like any other ('Continue with a passkey'), which opens the
+ * choice between a new account and an existing passkey.
+ */
+export function passkeyLoginButton(config: ResolvedConfig): boolean {
+  return (
+    config.loginMethods.includes('passkey') &&
+    !config.passkeysForSignup &&
+    config.loginMethodsAndOrder === null
+  )
+}
+
 /** Spec 01 §2: an OAuth button stays disabled this long after a click. */
 export const METHOD_BUTTON_COOLDOWN_MS = 2_000
 
@@ -45,16 +60,18 @@ export function LandingScreen({
   onMethod,
   onOverflow,
 }: LandingScreenProps) {
-  const layout = useMemo(
-    () =>
-      landingLayout({
-        methods: config.loginMethods,
-        order: config.loginMethodsAndOrder,
-        groupPriority: config.loginGroupPriority,
-        available: config.loginMethods,
-      }),
-    [config.loginMethods, config.loginMethodsAndOrder, config.loginGroupPriority],
-  )
+  const passkeyButton = passkeyLoginButton(config)
+  const layout = useMemo(() => {
+    const methods = passkeyButton
+      ? config.loginMethods.filter((method) => method !== 'passkey')
+      : config.loginMethods
+    return landingLayout({
+      methods,
+      order: config.loginMethodsAndOrder,
+      groupPriority: config.loginGroupPriority,
+      available: methods,
+    })
+  }, [config.loginMethods, config.loginMethodsAndOrder, config.loginGroupPriority, passkeyButton])
   const row = (method: LoginMethod): ReactNode => {
     if (method === 'email' && !config.hideDirectWeb2Inputs)
       return (
@@ -100,6 +117,17 @@ export function LandingScreen({
           {layout.overflow.methods.includes(recentMethod as LoginMethod) && (
             <span className="lk-chip">Recent</span>
           )}
+        </button>
+      )}
+      {passkeyButton && (
+        <button
+          type="button"
+          className="lk-link-btn lk-explainer-toggle"
+          data-method="passkey"
+          onClick={() => onMethod?.('passkey')}
+        >
+          Log in with a passkey
+          {recentMethod === 'passkey' && <span className="lk-chip">Recent</span>}
         </button>
       )}
     </ScreenLayout>

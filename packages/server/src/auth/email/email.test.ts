@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EmailSender } from '../../adapters/email/types.ts'
 import { getTestInstance, type TestInstance } from '../../test/instance.ts'
+import { insertAccount } from '../../users/service.ts'
 
 let t: TestInstance
 beforeAll(async () => {
@@ -146,16 +147,35 @@ describe('link, unlink, update', () => {
     expect(res).toMatchObject({ status: 400, body: { code: 'CANNOT_LINK_MORE_OF_TYPE' } })
   })
 
-  it("refuses to link another user's email (ACCOUNT_ALREADY_LINKED)", async () => {
-    await t.login('owner@example.com')
+  it("offers a transfer of another user's only login method, else refuses (ACCOUNT_ALREADY_LINKED)", async () => {
+    const owner = await t.login('owner@example.com')
     const thief = await t.login('thief@example.com')
     // Leave the thief without an email so only the ownership rule can refuse.
     await t.db.deleteFrom('linked_accounts').where('identifier', '=', 'thief@example.com').execute()
-    await t.request(routes.emailInit, { body: { email: 'owner@example.com' } })
-    const res = await t.request(routes.emailLink, {
-      token: thief.token ?? '',
-      body: { email: 'owner@example.com', code: await t.lastCode('owner@example.com') },
+    const link = async () => {
+      await t.request(routes.emailInit, { body: { email: 'owner@example.com' } })
+      const res = await t.request(routes.emailLink, {
+        token: thief.token ?? '',
+        body: { email: 'owner@example.com', code: await t.lastCode('owner@example.com') },
+      })
+      t.clock.advance(31_000)
+      return res
+    }
+    // The email is the owner's only login method: a transfer is offered
+    // (docs/access-control.md; users/transfer.test.ts covers the transfer).
+    expect(await link()).toMatchObject({
+      status: 400,
+      body: { code: 'ACCOUNT_TRANSFER_REQUIRED', details: { nonce: expect.any(String) } },
     })
+    // With a second login method the owner keeps the email: plain refusal.
+    await insertAccount(
+      t.db,
+      t.app.id,
+      owner.user.id,
+      { type: 'phone', identifier: '+14155550199', data: { number: '+14155550199' } },
+      t.clock.now(),
+    )
+    const res = await link()
     expect(res).toMatchObject({
       status: 400,
       body: {

@@ -24,6 +24,8 @@ export const emailInitRoute = defineRoute({
   auth: 'none',
   body: emailInitRequestSchema,
   response: successSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: async ({ c, services, app, body }) => {
     await sendEmailCode(services, app, body.email, clientIp(c, services))
     return { success: true as const }

@@ -18,6 +18,7 @@ import {
   linkedAccountsOf,
   touchAccount,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { issueOtp, verifyOtp } from '../otp.ts'
 import { EMAIL_ACCOUNT_TYPE } from './schema.ts'
 
@@ -118,7 +119,16 @@ export async function linkEmail(
   await verifyOtp(services, { appId: app.id, channel: 'email', identifier, code: input.code })
   const accounts = await linkedAccountsOf(services.db, userId)
   const owner = await findAccount(services.db, app.id, EMAIL_ACCOUNT_TYPE, identifier)
-  if (owner && owner.user_id !== userId) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (owner && owner.user_id !== userId)
+    // Another user's only login method may move here (docs/access-control.md).
+    throw await accountTransferOrRefusal(
+      services,
+      app,
+      userId,
+      owner,
+      { type: EMAIL_ACCOUNT_TYPE, identifier, data: { address: identifier } },
+      'ACCOUNT_ALREADY_LINKED',
+    )
   if (accounts.some((a) => a.type === EMAIL_ACCOUNT_TYPE))
     throw new ApiError(
       'CANNOT_LINK_MORE_OF_TYPE',

@@ -1,6 +1,7 @@
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_ORIGIN } from '../../test/instance.ts'
+import { insertAccount } from '../../users/service.ts'
 import { type FarcasterTestInstance, getFarcasterTestInstance } from './farcaster.fixture.ts'
 
 /*
@@ -53,10 +54,24 @@ describe('farcaster link and unlink', () => {
     expect(res.status).toBe(401)
   })
 
-  it('refuses an fid already linked to another user', async () => {
+  it("offers a transfer of an fid that is its owner's only login method, else refuses", async () => {
     const user = await t.newFarcasterUser()
-    await t.authenticate(await t.proof(user))
+    const owner = await t.authenticate(await t.proof(user))
     const session = await t.login('taken@example.com')
+    // The fid is the owner's only login method: a transfer is offered
+    // (docs/access-control.md; users/transfer.test.ts covers the transfer).
+    expect(await t.link(await t.proof(user), session.token)).toMatchObject({
+      status: 400,
+      body: { code: 'ACCOUNT_TRANSFER_REQUIRED', details: { nonce: expect.any(String) } },
+    })
+    // With a second login method the owner keeps the fid: plain refusal.
+    await insertAccount(
+      t.db,
+      t.app.id,
+      owner.body.user.id,
+      { type: 'email', identifier: 'fid-owner@example.com', data: {} },
+      t.clock.now(),
+    )
     const res = await t.link(await t.proof(user), session.token)
     expect(res).toMatchObject({
       status: 400,

@@ -26,6 +26,8 @@ export const farcasterInitRoute = defineRoute({
   auth: 'none',
   body: farcasterInitRequestSchema,
   response: farcasterInitResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: ({ c, services, app }) =>
     initFarcaster(services, app, { origin: c.req.header('origin'), ip: clientIp(c, services) }),
 })

@@ -21,6 +21,7 @@ import {
   linkedAccountsOf,
   unlinkAccount,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import {
   consumeChannel,
   type FarcasterChannel,
@@ -344,7 +345,16 @@ export async function linkFarcaster(
   const verified = await verifiedProof(services, app, proof)
   const account = toAccount(verified)
   const owner = await findAccount(services.db, app.id, FARCASTER_ACCOUNT_TYPE, account.identifier)
-  if (owner && owner.user_id !== userId) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (owner && owner.user_id !== userId)
+    // Another user's only login method may move here (docs/access-control.md).
+    throw await accountTransferOrRefusal(
+      services,
+      app,
+      userId,
+      owner,
+      account,
+      'ACCOUNT_ALREADY_LINKED',
+    )
   const accounts = await linkedAccountsOf(services.db, userId)
   if (accounts.some((a) => a.type === FARCASTER_ACCOUNT_TYPE))
     throw new ApiError(

@@ -6,6 +6,7 @@ import type { Services } from '../../http/context.ts'
 import { newUserId, sha256 } from '../../ids.ts'
 import { startSession } from '../../sessions/service.ts'
 import { findAccount, insertAccount, touchAccount } from '../../users/service.ts'
+import { assertSignUpAllowed } from '../../users/sign-up.ts'
 import { GUEST_ACCOUNT_TYPE } from './schema.ts'
 
 /** Refuses when the app switched guest login off (login_methods.guest). */
@@ -36,6 +37,8 @@ export async function authenticateAsGuest(
   const userId = newUserId()
   try {
     await services.db.transaction().execute(async (tx) => {
+      // Allowlist (a guest matches no entry) and user limit (docs/access-control.md).
+      await assertSignUpAllowed(tx, app.id, { type: GUEST_ACCOUNT_TYPE, identifier, data: {} })
       await tx
         .insertInto('users')
         .values({ id: userId, app_id: app.id, created_at: now, has_accepted_terms: 0, is_guest: 1 })

@@ -154,8 +154,12 @@ describe('link and unlink', () => {
         code_verifier: r.verifier,
       },
     })
-    // octocat is already a user from the GitHub login test.
-    expect(linked).toMatchObject({ status: 400, body: { code: 'ACCOUNT_ALREADY_LINKED' } })
+    // octocat is already a user from the GitHub login test, with no other
+    // login method: a transfer is offered (users/transfer.test.ts), not made.
+    expect(linked).toMatchObject({
+      status: 400,
+      body: { code: 'ACCOUNT_TRANSFER_REQUIRED', details: { account: { type: 'github' } } },
+    })
 
     t.github.accounts.set('hubot', { id: 7, login: 'hubot', name: null, emails: [] })
     const r2 = await t.redirect('github', { token: session.token ?? '', accountId: 'hubot' })

@@ -22,6 +22,8 @@ export const oauthInitRoute = defineRoute({
   auth: 'none',
   body: oauthInitRequestSchema,
   response: oauthInitResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: async ({ c, services, app, body }) => {
     const userId =
       body.intent === 'link'

@@ -20,6 +20,7 @@ import {
   insertAccount,
   linkedAccountsOf,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { authorizationUrl, exchangeCode, identify } from './client.ts'
 import { type OAuthProfile, providerSpec } from './providers.ts'
 import {
@@ -193,7 +194,16 @@ export async function linkOAuth(
   )
   const type = input.provider
   const owner = await findAccount(services.db, app.id, type, profile.subject)
-  if (owner && owner.user_id !== userId) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (owner && owner.user_id !== userId)
+    // Another user's only login method may move here (docs/access-control.md).
+    throw await accountTransferOrRefusal(
+      services,
+      app,
+      userId,
+      owner,
+      { type, identifier: profile.subject, data: accountData(profile) },
+      'ACCOUNT_ALREADY_LINKED',
+    )
   if (owner) {
     await refreshAccount(services, owner.id, profile)
     return getUserWire(services.db, userId)

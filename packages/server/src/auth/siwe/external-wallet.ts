@@ -16,6 +16,7 @@ import {
   unlinkAccount,
   WALLET_ACCOUNT_TYPE,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 
 /*
  * What SIWE and SIWS share once a wallet proved its address: the login
@@ -113,7 +114,16 @@ export async function linkExternalWallet(
 ): Promise<UserWire> {
   const owner = await findAccount(services.db, app.id, account.type, account.identifier)
   if (owner) {
-    if (owner.user_id !== userId) throw new ApiError('WALLET_ADDRESS_TAKEN')
+    if (owner.user_id !== userId)
+      // Another user's only login method may move here (docs/access-control.md).
+      throw await accountTransferOrRefusal(
+        services,
+        app,
+        userId,
+        owner,
+        account,
+        'WALLET_ADDRESS_TAKEN',
+      )
     await refresh(services, owner.id, account)
     return getUserWire(services.db, userId)
   }

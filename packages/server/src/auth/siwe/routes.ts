@@ -18,6 +18,8 @@ export const siweInitRoute = defineRoute({
   auth: 'none',
   body: siweInitRequestSchema,
   response: siweInitResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: ({ c, services, app, body }) => initSiwe(services, app, body, clientIp(c, services)),
 })
 

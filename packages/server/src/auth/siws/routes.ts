@@ -18,6 +18,8 @@ export const siwsInitRoute = defineRoute({
   auth: 'none',
   body: siwsInitRequestSchema,
   response: siwsInitResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: ({ c, services, app, body }) =>
     initSiws(services, app, c.req.header('origin'), body, clientIp(c, services)),
 })

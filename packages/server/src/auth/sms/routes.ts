@@ -19,6 +19,8 @@ export const smsInitRoute = defineRoute({
   auth: 'none',
   body: smsInitRequestSchema,
   response: smsInitResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.token,
   handler: async ({ c, services, app, body }) => ({
     success: true as const,
     channel: await sendSmsCode(services, app, body.phoneNumber, clientIp(c, services)),

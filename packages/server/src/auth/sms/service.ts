@@ -13,6 +13,7 @@ import {
   linkedAccountsOf,
   touchAccount,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { issueOtp, verifyOtp } from '../otp.ts'
 import { assertRegionAllowed, type ParsedPhone, parsePhone, phoneKey } from './phone.ts'
 import { PHONE_ACCOUNT_TYPE } from './schema.ts'
@@ -141,7 +142,16 @@ export async function linkPhone(
   })
   const accounts = await linkedAccountsOf(services.db, userId)
   const owner = await findAccount(services.db, app.id, PHONE_ACCOUNT_TYPE, e164)
-  if (owner && owner.user_id !== userId) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (owner && owner.user_id !== userId)
+    // Another user's only login method may move here (docs/access-control.md).
+    throw await accountTransferOrRefusal(
+      services,
+      app,
+      userId,
+      owner,
+      { type: PHONE_ACCOUNT_TYPE, identifier: e164, data: { number: e164 } },
+      'ACCOUNT_ALREADY_LINKED',
+    )
   if (accounts.some((a) => a.type === PHONE_ACCOUNT_TYPE))
     throw new ApiError(
       'CANNOT_LINK_MORE_OF_TYPE',

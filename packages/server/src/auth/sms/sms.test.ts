@@ -1,6 +1,7 @@
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../../test/instance.ts'
+import { insertAccount } from '../../users/service.ts'
 
 let t: TestInstance
 beforeAll(async () => {
@@ -201,14 +202,33 @@ describe('link, unlink, update', () => {
     expect(byPhone.user.id).toBe(user.user.id)
   })
 
-  it("refuses to link another user's phone (ACCOUNT_ALREADY_LINKED)", async () => {
-    await loginByPhone('+14155550104')
+  it("offers a transfer of another user's only login method, else refuses (ACCOUNT_ALREADY_LINKED)", async () => {
+    const owner = await loginByPhone('+14155550104')
     const other = await t.login('phone-thief@example.com')
-    await t.request(routes.smsInit, { body: { phoneNumber: '+14155550104' } })
-    const res = await t.request(routes.smsLink, {
-      token: other.token ?? '',
-      body: { phoneNumber: '+14155550104', code: await lastSmsCode('+14155550104') },
+    const link = async () => {
+      await t.request(routes.smsInit, { body: { phoneNumber: '+14155550104' } })
+      const res = await t.request(routes.smsLink, {
+        token: other.token ?? '',
+        body: { phoneNumber: '+14155550104', code: await lastSmsCode('+14155550104') },
+      })
+      t.clock.advance(31_000)
+      return res
+    }
+    // The phone is the owner's only login method: a transfer is offered
+    // (docs/access-control.md; users/transfer.test.ts covers the transfer).
+    expect(await link()).toMatchObject({
+      status: 400,
+      body: { code: 'ACCOUNT_TRANSFER_REQUIRED', details: { nonce: expect.any(String) } },
     })
+    // With a second login method the owner keeps the phone: plain refusal.
+    await insertAccount(
+      t.db,
+      t.app.id,
+      owner.user.id,
+      { type: 'email', identifier: 'phone-keeper@example.com', data: {} },
+      t.clock.now(),
+    )
+    const res = await link()
     expect(res).toMatchObject({
       status: 400,
       body: {

@@ -16,6 +16,8 @@ export const telegramAuthenticateRoute = defineRoute({
   auth: 'none',
   body: telegramAuthenticateRequestSchema,
   response: authResponseSchema,
+  // Login start: the captcha is verified before anything else (docs/captcha.md).
+  captcha: (b) => b.captcha_token,
   handler: ({ c, services, app, body }) =>
     authenticateWithTelegram(services, app, body, clientIp(c, services)),
 })

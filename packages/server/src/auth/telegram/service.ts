@@ -14,6 +14,7 @@ import {
   linkedAccountsOf,
   unlinkAccount,
 } from '../../users/service.ts'
+import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { TELEGRAM_ACCOUNT_TYPE } from './schema.ts'
 import {
   type TelegramIdentity,
@@ -135,7 +136,16 @@ export async function linkTelegram(
   if (config && !config.link_enabled) throw new ApiError('TELEGRAM_NOT_ALLOWED')
   const account = toAccount(await verifiedIdentity(services, app, proof, ip))
   const owner = await findAccount(services.db, app.id, TELEGRAM_ACCOUNT_TYPE, account.identifier)
-  if (owner && owner.user_id !== userId) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (owner && owner.user_id !== userId)
+    // Another user's only login method may move here (docs/access-control.md).
+    throw await accountTransferOrRefusal(
+      services,
+      app,
+      userId,
+      owner,
+      account,
+      'ACCOUNT_ALREADY_LINKED',
+    )
   const accounts = await linkedAccountsOf(services.db, userId)
   if (accounts.some((a) => a.type === TELEGRAM_ACCOUNT_TYPE))
     throw new ApiError(

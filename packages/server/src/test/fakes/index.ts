@@ -23,3 +23,4 @@ export {
   startFakeGoogle,
 } from './google.ts'
 export type { CorsOrigins } from './http.ts'
+export { type FakeTurnstile, startFakeTurnstile } from './turnstile.ts'

@@ -1,5 +1,6 @@
 import {
   type LatchkeyClient,
+  type LatchkeyError,
   linkFarcaster,
   loginWithFarcaster,
   startFarcasterLogin,
@@ -23,7 +24,8 @@ export interface FarcasterLoginProps {
   intent: 'login' | 'link'
   disableSignup: boolean
   onDone(result: { user: User; isNewUser: boolean }): void
-  onError(code: ErrorCode): void
+  /** A failure the flow may route (spec 02 §8), with the fid tried once the user approved. */
+  onError(error: LatchkeyError, account?: { farcaster_id: number }): void
   onBack?: () => void
 }
 
@@ -54,6 +56,7 @@ export default function FarcasterLogin({
   useEffect(() => {
     const abort = new AbortController()
     const { signal } = abort
+    let fid: number | undefined
     ;(async () => {
       try {
         const channel = await startFarcasterLogin(client)
@@ -61,6 +64,7 @@ export default function FarcasterLogin({
         setState({ status: 'waiting', connectUri: channel.connectUri })
         const proof = await waitForFarcaster(client, channel.channelToken, { signal })
         if (signal.aborted) return
+        fid = proof.fid
         setState({ status: 'verifying' })
         const body = {
           channelToken: channel.channelToken,
@@ -81,7 +85,7 @@ export default function FarcasterLogin({
       } catch (cause) {
         if (signal.aborted) return
         const error = toLatchkeyError(cause)
-        onError(error.code)
+        onError(error, fid === undefined ? undefined : { farcaster_id: fid })
         setState({ status: 'failed', code: error.code })
       }
     })()

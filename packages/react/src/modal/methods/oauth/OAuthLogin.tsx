@@ -2,6 +2,7 @@ import {
   completeOAuth,
   initOAuth,
   type LatchkeyClient,
+  LatchkeyError,
   type OAuthReturn,
   toLatchkeyError,
   type User,
@@ -23,7 +24,12 @@ export interface OAuthLoginProps {
   disableSignup: boolean
   /** Logged in or linked: the flow shows 'Successfully connected with {provider}' next. */
   onDone(result: { user: User; isNewUser: boolean }): void
-  onError(code: ErrorCode): void
+  /**
+   * A failure the flow may route (spec 02 §8: allowlist, limit, transfer…),
+   * with the account tried. An OAuth return does not tell this page the
+   * provider's subject, so only the provider is named.
+   */
+  onError(error: LatchkeyError, account?: { provider: OAuthProvider }): void
   onBack(): void
 }
 
@@ -33,9 +39,9 @@ export interface OAuthFailure {
   message: string
 }
 
-const toFailure = (error: unknown): OAuthFailure => {
+const toFailure = (error: unknown): OAuthFailure & { error: LatchkeyError } => {
   const e = toLatchkeyError(error)
-  return { code: e.code, message: e.message }
+  return { code: e.code, message: e.message, error: e }
 }
 
 /**
@@ -50,7 +56,8 @@ export async function startOAuthFromModal(
     await initOAuth(client, { ...parameters, ui: 'modal' })
     return null
   } catch (error) {
-    return toFailure(error)
+    const { code, message } = toFailure(error)
+    return { code, message }
   }
 }
 
@@ -96,20 +103,20 @@ export function OAuthLogin({
         if (!live) return
         const f = toFailure(error)
         setFailure(f)
-        callbacks.current.onError(f.code)
+        callbacks.current.onError(f.error, { provider })
       },
     )
     return () => {
       live = false
     }
-  }, [client, ret])
+  }, [client, ret, provider])
 
   const retry = async () => {
     setFailure(null)
     const f = await startOAuthFromModal(client, { provider, intent, disableSignup })
     if (f) {
       setFailure(f)
-      callbacks.current.onError(f.code)
+      callbacks.current.onError(new LatchkeyError(f.code, f.message), { provider })
     }
   }
 

@@ -33,8 +33,8 @@ export interface UseSmsLoginOptions {
   /** A code is on its way: show the code screen. */
   onCodeSent(phoneNumber: string, channel: 'sms' | 'whatsapp'): void
   onDone(result: { user: User; isNewUser: boolean }): void
-  /** A failure the phone input cannot show: the flow decides the screen. */
-  onFailure(error: LatchkeyError, step: 'send' | 'resend' | 'submit'): void
+  /** A failure the phone input cannot show: the flow decides the screen. `phoneNumber` is E.164. */
+  onFailure(error: LatchkeyError, step: 'send' | 'resend' | 'submit', phoneNumber: string): void
 }
 
 /**
@@ -56,14 +56,14 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
     if (next.status === 'awaiting-code-input') options.onCodeSent(next.phoneNumber, next.channel)
     else if (next.status === 'error') {
       if (INLINE_SMS_SEND_ERRORS.has(next.error.code)) setSendError(next.error.code)
-      options.onFailure(next.error, 'send')
+      options.onFailure(next.error, 'send', next.phoneNumber)
     }
   }
 
   const resend = async () => {
     await flow.resendCode()
     const next = flow.getState()
-    if (next.status === 'error') options.onFailure(next.error, 'resend')
+    if (next.status === 'error') options.onFailure(next.error, 'resend', next.phoneNumber)
     return next.status === 'awaiting-code-input'
   }
 
@@ -71,7 +71,7 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
     await flow.submitCode(code)
     const next = flow.getState()
     if (next.status === 'done') options.onDone(next)
-    else if (next.status === 'error') options.onFailure(next.error, 'submit')
+    else if (next.status === 'error') options.onFailure(next.error, 'submit', next.phoneNumber)
   }
 
   const phoneInput = (autoFocus: boolean): ReactNode => (

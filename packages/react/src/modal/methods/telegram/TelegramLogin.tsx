@@ -7,7 +7,6 @@ import {
   type TelegramProof,
   type User,
 } from '@latchkey/core'
-import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import { TelegramStatusScreen } from './TelegramStatusScreen.tsx'
@@ -21,8 +20,21 @@ export interface TelegramLoginProps {
   intent: 'login' | 'link'
   disableSignup: boolean
   onDone(result: { user: User; isNewUser: boolean }): void
-  onError(code: ErrorCode): void
+  /** A failure the flow may route (spec 02 §8), with the Telegram account tried when known. */
+  onError(error: LatchkeyError, account?: { telegram_user_id: string }): void
   onBack(): void
+}
+
+/** The Telegram user id of a proof: the widget's `id`, or the Mini App's `user` JSON. */
+export function telegramUserId(proof: TelegramProof): string | undefined {
+  if (proof.telegramAuthResult) return String(proof.telegramAuthResult.id)
+  try {
+    const user = new URLSearchParams(proof.telegramWebAppData).get('user')
+    const id = user ? (JSON.parse(user) as { id?: unknown }).id : undefined
+    return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -52,14 +64,19 @@ export function TelegramLogin({
   const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
   const callbacks = useRef({ onDone, onError })
   callbacks.current = { onDone, onError }
+  const submitted = useRef<TelegramProof | null>(null)
+  const submit = (sent: TelegramProof) => {
+    submitted.current = sent
+    void flow.submit(sent)
+  }
 
   const start = () => {
     const initData = telegram?.seamless_auth_enabled ? readMiniAppInitData() : null
-    if (proof) void flow.submit(proof)
-    else if (initData) void flow.submit({ telegramWebAppData: initData })
+    if (proof) submit(proof)
+    else if (initData) submit({ telegramWebAppData: initData })
     else if (telegram)
       redirectToTelegram(client, { botId: telegram.bot_id, intent, disableSignup, ui: 'modal' })
-    else callbacks.current.onError('TELEGRAM_NOT_ALLOWED')
+    else callbacks.current.onError(new LatchkeyError('TELEGRAM_NOT_ALLOWED'))
   }
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per flow; Retry calls `start` again
@@ -69,7 +86,10 @@ export function TelegramLogin({
 
   useEffect(() => {
     if (state.status === 'success') callbacks.current.onDone(state)
-    else if (state.status === 'failure') callbacks.current.onError(state.error.code)
+    else if (state.status === 'failure') {
+      const id = submitted.current ? telegramUserId(submitted.current) : undefined
+      callbacks.current.onError(state.error, id ? { telegram_user_id: id } : undefined)
+    }
   }, [state])
 
   if (!telegram && !proof)

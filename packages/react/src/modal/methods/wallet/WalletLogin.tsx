@@ -1,4 +1,4 @@
-import type { LatchkeyError, User } from '@latchkey/core'
+import type { AccountTransferInput, LatchkeyError, User } from '@latchkey/core'
 import {
   type ConnectedExternalWallet,
   type ExternalWallets,
@@ -11,7 +11,6 @@ import {
   type WalletSignInStatus,
 } from '@latchkey/core/external'
 import { SUCCESS_CLOSE_DELAY_MS, WALLET_RETRY_LIMIT } from '@latchkey/protocol/constants'
-import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { ChainType } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import type { LatchkeyInstance } from '../../../store.ts'
@@ -38,8 +37,11 @@ export interface WalletLoginProps {
   onDone(result: { user: User; isNewUser: boolean; walletName: string }): void
   /** Connect-only: connected, after the success screen's 1.4 s. */
   onConnected(wallet: ConnectedExternalWallet): void
-  /** A failure the flow reports (login event); USER_DOES_NOT_EXIST moves to 'account not found'. */
-  onError(code: ErrorCode): void
+  /**
+   * A failure the flow reports (login event) and may route (spec 02 §8:
+   * account not found, allowlist, limit, transfer…), with the wallet tried.
+   */
+  onError(error: LatchkeyError, account?: AccountTransferInput): void
   onBack?: () => void
 }
 
@@ -154,6 +156,7 @@ export default function WalletLogin({
       uri: null,
       ledger,
     })
+    let account: AccountTransferInput | undefined
     try {
       const wallet = await manager.connect(option.key, chainType, {
         onDisplayUri: (uri) => update(id, { uri }),
@@ -172,6 +175,12 @@ export default function WalletLogin({
       )
         return setView({ view: 'ledger', option })
       update(id, { uri: null })
+      account = {
+        address: wallet.address,
+        walletClientType: wallet.walletClientType,
+        connectorType: wallet.connectorType,
+        ...(wallet.chainId ? { chainId: wallet.chainId } : {}),
+      }
       const onStatus = (status: WalletSignInStatus) => update(id, { phase: PHASES[status] })
       const options = {
         intent: mode === 'link' ? ('link' as const) : ('login' as const),
@@ -194,7 +203,7 @@ export default function WalletLogin({
     } catch (cause) {
       if (attempt.current !== id) return
       const error = toWalletError(cause)
-      onError(error.code)
+      onError(error, account)
       if (error.code === 'USER_DOES_NOT_EXIST') return
       update(id, { phase: 'error', error, uri: null })
     }

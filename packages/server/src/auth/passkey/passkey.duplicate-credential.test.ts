@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getTestInstance, type TestInstance } from '../../test/instance.ts'
+import { PASSKEY_APP_SETTINGS, passkeyCreate, SoftwareAuthenticator } from './testing.ts'
+
+// Security bar 26 (WebAuthn §7.1 step 26): a credential id already
+// registered to any user, of any app, is refused (ACCOUNT_ALREADY_LINKED),
+// whether by sign-up or by link, and two concurrent registrations of one id
+// leave one account.
+let t: TestInstance
+beforeAll(async () => {
+  t = await getTestInstance({ appSettings: PASSKEY_APP_SETTINGS })
+})
+afterAll(() => t.close())
+
+/** Another key under the same credential id (what an attacker would submit). */
+const impostor = (of: SoftwareAuthenticator) =>
+  new SoftwareAuthenticator({ credentialId: of.credentialId })
+
+const passkeyRows = (id: string) =>
+  t.db.selectFrom('linked_accounts').select('user_id').where('identifier', '=', id).execute()
+
+describe('passkey credential id', () => {
+  it('registered to one user can not sign up another', async () => {
+    const victim = new SoftwareAuthenticator()
+    expect((await passkeyCreate(t, victim)).status).toBe(200)
+    const users = await t.countRows('users')
+    const res = await passkeyCreate(t, impostor(victim))
+    expect(res).toMatchObject({ status: 400, body: { code: 'ACCOUNT_ALREADY_LINKED' } })
+    expect(await t.countRows('users')).toBe(users)
+    expect(await passkeyRows(victim.id)).toHaveLength(1)
+  })
+
+  it('registered to one user can not be linked to another, nor again to the same', async () => {
+    const victim = new SoftwareAuthenticator()
+    const owner = await passkeyCreate(t, victim)
+    const session = await t.login('linker@example.com')
+    const res = await passkeyCreate(t, impostor(victim), { link: true, token: session.token })
+    expect(res.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+    const again = await passkeyCreate(t, impostor(victim), { link: true, token: owner.body.token })
+    expect(again.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+    expect(await passkeyRows(victim.id)).toHaveLength(1)
+  })
+
+  it('registered in one app is refused in every other app', async () => {
+    const other = await t.createApp(PASSKEY_APP_SETTINGS)
+    const victim = new SoftwareAuthenticator()
+    expect((await passkeyCreate(t, victim)).status).toBe(200)
+    const res = await passkeyCreate(t, impostor(victim), { appId: other.id })
+    expect(res.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+  })
+
+  it('registered twice at once yields one account', async () => {
+    const first = new SoftwareAuthenticator()
+    const results = await Promise.all([passkeyCreate(t, first), passkeyCreate(t, impostor(first))])
+    expect(results.map((r) => r.body.code ?? r.status).sort()).toEqual([
+      200,
+      'ACCOUNT_ALREADY_LINKED',
+    ])
+    expect(await passkeyRows(first.id)).toHaveLength(1)
+  })
+})

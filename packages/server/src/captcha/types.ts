@@ -1,0 +1,24 @@
+import type { AppRecord } from '../apps/service.ts'
+import type { Services } from '../http/context.ts'
+
+/** One token to check for one app's request. */
+export interface CaptchaCheck {
+  services: Services
+  app: AppRecord
+  token: string
+  /** The caller's IP (http/client-ip.ts), passed to Turnstile as `remoteip`. */
+  remoteIp?: string
+}
+
+/** A token that passed: what identifies it for the single-use record, and until when it could be replayed. */
+export interface VerifiedCaptcha {
+  replayKey: string
+  /** Epoch ms. */
+  expiresAt: number
+}
+
+/**
+ * One captcha provider (Turnstile, ALTCHA): checks a token. Throws ApiError
+ * CAPTCHA_INVALID / CAPTCHA_FAILED / CAPTCHA_TIMEOUT.
+ */
+export type CaptchaVerifier = (check: CaptchaCheck) => Promise<VerifiedCaptcha>
