@@ -49,6 +49,40 @@ describe('passkey credential id', () => {
     expect(res.body.code).toBe('ACCOUNT_ALREADY_LINKED')
   })
 
+  it('is unique across apps in the database itself (two apps racing cannot both store it)', async () => {
+    const other = await t.createApp(PASSKEY_APP_SETTINGS)
+    const victim = new SoftwareAuthenticator()
+    expect((await passkeyCreate(t, victim)).status).toBe(200)
+    const now = Date.now()
+    await t.db
+      .insertInto('users')
+      .values({
+        id: 'racer',
+        app_id: other.id,
+        created_at: now,
+        has_accepted_terms: 0,
+        is_guest: 0,
+      })
+      .execute()
+    const row = {
+      id: 'racer-passkey',
+      user_id: 'racer',
+      app_id: other.id,
+      type: 'passkey',
+      identifier: victim.id,
+      data: '{}',
+      created_at: now,
+      first_verified_at: now,
+      latest_verified_at: now,
+    }
+    await expect(t.db.insertInto('linked_accounts').values(row).execute()).rejects.toThrow()
+    // Other types keep their per-app uniqueness only.
+    await t.db
+      .insertInto('linked_accounts')
+      .values({ ...row, type: 'custom', identifier: 'same-subject-in-two-apps' })
+      .execute()
+  })
+
   it('registered twice at once yields one account', async () => {
     const first = new SoftwareAuthenticator()
     const results = await Promise.all([passkeyCreate(t, first), passkeyCreate(t, impostor(first))])

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 // Issue 6: passkey challenges (docs/passkeys.md), spent captcha tokens
 // (docs/captcha.md) and account-transfer offers (docs/access-control.md).
@@ -31,6 +31,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('passkey_challenges')
     .column('expires_at')
     .execute()
+
+  // A credential id belongs to one user of one app (security bar 26): the
+  // per-app unique index of 001 does not stop two apps racing to register
+  // the same id, this partial one does.
+  await sql`create unique index linked_accounts_passkey_credential on linked_accounts (identifier) where type = 'passkey'`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('captcha_tokens')
@@ -77,4 +84,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('account_transfers').ifExists().execute()
   await db.schema.dropTable('captcha_tokens').ifExists().execute()
   await db.schema.dropTable('passkey_challenges').ifExists().execute()
+  await db.schema.dropIndex('linked_accounts_passkey_credential').ifExists().execute()
 }
