@@ -30,3 +30,21 @@ export function isValidAppId(value: unknown): value is string {
 export function isCompleteCode(value: string): boolean {
   return value.length === CODE_LENGTH && /^\d+$/.test(value)
 }
+
+/**
+ * A wallet name normalised for allowlisting (spec 01 §5): trimmed,
+ * lowercased, a trailing `-wallet` / `-extension` (also `_wallet`,
+ * ` wallet`) stripped, inner spaces as `_`. One rule for the client's
+ * listings and the server's allowlist, so `MetaMask-Wallet`, `metamask` and
+ * `MetaMask Extension` all read `metamask`.
+ *
+ * @example
+ * normalizeWalletName('Rabby-Extension') // 'rabby'
+ */
+export function normalizeWalletName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+(wallet|extension)$/, '')
+    .replace(/\s+/g, '_')
+}

@@ -1,4 +1,5 @@
 import type { ChainType } from '@latchkey/protocol/schemas'
+import { normalizeWalletName } from '@latchkey/protocol/validation'
 
 /**
  * A wallet the connect list can show (spec 01 §3 "Wallet listing"): its slug
@@ -89,17 +90,8 @@ export const DEFAULT_WALLET_LIST = [
   'wallet_connect',
 ] as const
 
-/**
- * A wallet name normalised for allowlisting (spec 01 §5): a trailing
- * `-wallet` / `-extension` (or `_wallet`, ` wallet`) stripped, lowercased.
- */
-export function normalizeWalletName(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+(wallet|extension)$/, '')
-    .replace(/\s+/g, '_')
-}
+/** Re-exported: the rule lives in protocol, shared with the server's allowlist. */
+export { normalizeWalletName }
 
 /** The slug for a detected wallet: a known listing's id when its rdns or name matches. */
 export function slugForWallet(name: string, rdns?: string): string {

@@ -2,6 +2,7 @@ import {
   type AllowlistEntry,
   allowlistEntrySchema,
   normalizeEmail,
+  normalizeWalletName,
   OAUTH_PROVIDERS,
 } from '@latchkey/protocol'
 import { z } from 'zod'
@@ -31,23 +32,8 @@ export interface AllowlistAccount {
 
 const OAUTH_TYPES: ReadonlySet<string> = new Set(OAUTH_PROVIDERS)
 
-/**
- * A wallet name normalised for allowlisting (spec 01 §5): trimmed,
- * lowercased, a trailing `-wallet` / `-extension` (also `_wallet`,
- * ` wallet`) stripped, inner spaces as `_`. The same rule as
- * `normalizeWalletName` in @latchkey/core, so `MetaMask-Wallet`,
- * `metamask` and `MetaMask Extension` all read `metamask`.
- *
- * @example
- * normalizeWalletName('Rabby-Extension') // 'rabby'
- */
-export function normalizeWalletName(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+(wallet|extension)$/, '')
-    .replace(/\s+/g, '_')
-}
+/** Re-exported for the allowlist's callers and tests (the rule lives in protocol). */
+export { normalizeWalletName }
 
 /**
  * Coinbase listings are excluded from wallet-name allowlisting (spec 01 §5):
