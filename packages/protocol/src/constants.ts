@@ -1,5 +1,7 @@
 /** Timings and limits from spec 01 §9 and the foundation issue. Milliseconds unless named. */
 export const CODE_LENGTH = 6
+/** Spec 01 §5, §9: a user holds at most this many passkeys (other account types: 1). */
+export const MAX_PASSKEYS_PER_USER = 5
 export const CODE_RESEND_COOLDOWN_MS = 30_000
 export const CODE_TTL_MS = 10 * 60_000
 export const CODE_MAX_ATTEMPTS = 5

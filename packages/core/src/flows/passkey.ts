@@ -1,3 +1,4 @@
+import { MAX_PASSKEYS_PER_USER } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import type {
   AuthMode,
@@ -31,7 +32,7 @@ import { toUser, type User } from '../user.ts'
  */
 
 /** Spec 01 §5, §9: a user holds at most this many passkeys (the server enforces it: PASSKEY_LINK_LIMIT). */
-export const PASSKEY_LIMIT = 5
+export const PASSKEY_LIMIT = MAX_PASSKEYS_PER_USER
 
 /** The browser's side of a WebAuthn ceremony; tests and exotic hosts may bring their own. */
 export interface PasskeyCeremonies {

@@ -25,8 +25,8 @@ export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60_000
 /** Random bytes in a challenge (WebAuthn §13.4.3 asks for at least 16). */
 export const PASSKEY_CHALLENGE_BYTES = 32
 
-/** Passkeys one user may hold (spec 01 §5, §9: "up to 5 passkeys"). */
-export const MAX_PASSKEYS_PER_USER = 5
+/** Passkeys one user may hold (spec 01 §5, §9: "up to 5 passkeys"); shared with the client. */
+export { MAX_PASSKEYS_PER_USER } from '@latchkey/protocol/constants'
 
 /** Challenges one IP may request per app (each init writes a row). */
 export const PASSKEY_INITS_PER_IP: RateLimitRule = { limit: 60, windowMs: 10 * 60_000 }
