@@ -1,7 +1,6 @@
-import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { realpathSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
+import { type ParseArgsConfig, parseArgs } from 'node:util'
 import { DEFAULT_LOGIN_METHOD_SWITCHES } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import {
@@ -18,6 +17,8 @@ import {
   listApps,
   updateAppSettings,
 } from './apps/service.ts'
+import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
+import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
@@ -26,28 +27,6 @@ import type { Database } from './db/types.ts'
 import { resolveMasterKey } from './server.ts'
 import { rotateSigningKey } from './sessions/keys.ts'
 import { startServer } from './start.ts'
-
-const USAGE = `Usage: latchkey <command>
-
-  serve                                  start the server (env: see docs/server.md)
-  migrate                                apply pending database migrations
-  apps create --name N --origin URL…     create an app; prints its id and secret (shown once)
-              [--logo-url URL] [--accent-color #RRGGBB]
-  apps list                              list apps
-  apps ensure --id ID --name N --origin URL…   create or update an app with a fixed id
-              [--login-method M…]        exactly these login methods on (email, sms, google, guest…)
-  apps settings ID [--set JSON]          print the app's settings, or merge a JSON object into them
-                                         (e.g. '{"require_users_accept_terms":true}'; null removes a key;
-                                         see docs/server.md "App settings")
-  apps credentials set ID google-drive --client-id X --client-secret-env VAR
-                                         Google OAuth client for Drive backups (secret read from $VAR)
-  apps credentials set ID icloud --container-id iCloud.… --environment development|production
-              (--api-token-env VAR | --api-token T)   CloudKit container and API token for iCloud backups
-  apps credentials set ID telegram --bot-name NAME --bot-token-env VAR
-                                         Telegram bot for Telegram login (token read from $VAR)
-  apps credentials delete ID google-drive|icloud
-  keys rotate                            new signing key (the old one stays in the JWKS until its tokens expire)
-`
 
 /** `--login-method` values → the app's login switches: exactly the listed methods on. */
 function loginMethodSettings(methods: string[]): AppSettings {
@@ -60,61 +39,163 @@ function loginMethodSettings(methods: string[]): AppSettings {
 }
 
 export interface CliIo {
+  /** The folder the command runs from: the project root and relative paths are found from it (default `process.cwd()`). */
+  cwd?: string
+  /** Environment variables (default `process.env`). */
   env?: NodeJS.ProcessEnv
+  /** Writes one line of output, the command's answer (default: stdout). */
   out?: (line: string) => void
+  /** Writes one line of diagnostics: errors and the database in use (default: stderr). */
   err?: (line: string) => void
-  /** Use this database instead of the configured one (tests). */
+  /** Use this database instead of the configured one (tests); nothing is looked for or printed. */
   db?: Kysely<Database>
 }
 
+/** The flags as parseArgs takes them (it refuses keys it does not know the value of). */
+const parseArgsOptions = (flags: Record<string, FlagSpec>): ParseArgsConfig['options'] =>
+  Object.fromEntries(
+    Object.entries(flags).map(([flag, { type, multiple, short }]) => [
+      flag,
+      { type, ...(multiple ? { multiple } : {}), ...(short ? { short } : {}) },
+    ]),
+  )
+
+/** Where the data folder came from, for the message that no database is there. */
+function describeSource(location: DataLocation): string {
+  const { source } = location
+  if (source.kind === 'flag') return 'given by --data'
+  if (source.kind === 'env') return 'given by LATCHKEY_DATA_DIR'
+  if (source.root.reason === 'cwd')
+    return 'the default: .data in the current folder (no package.json in it or above it)'
+  const how =
+    source.root.reason === 'workspaces'
+      ? 'the outermost workspace root'
+      : 'the nearest folder with a package.json'
+  const from = source.root.dir === source.cwd ? '' : ` above ${source.cwd}`
+  return `the default: .data in the project root ${source.root.dir} (${how}${from})`
+}
+
 /**
- * Runs one CLI command and returns the exit code.
+ * Prints which database the command uses and says whether it may go on: an
+ * SQLite database is only created with `--init`, so a command run from the
+ * wrong folder never starts an empty one there.
+ */
+function announceDatabase(
+  location: DataLocation,
+  init: boolean,
+  err: (line: string) => void,
+): boolean {
+  if (location.ignoredDatabaseUrl)
+    err('DATABASE_URL is not a postgres:// URL: it is ignored, the SQLite database is used')
+  const { database } = location
+  if (database.kind === 'postgres') {
+    err(`Using PostgreSQL database ${database.display}`)
+    return true
+  }
+  if (database.exists) {
+    err(`Using SQLite database ${database.file}`)
+    return true
+  }
+  if (init) {
+    err(`Using SQLite database ${database.file} (new: created by --init)`)
+    return true
+  }
+  err(
+    [
+      `No Latchkey database at ${database.file}.`,
+      `The data folder ${location.dataDir} is ${describeSource(location)}.`,
+      'To create a new database there, run the command again with --init.',
+      'To use an existing one, pass --data DIR or set LATCHKEY_DATA_DIR to its folder',
+      '(or DATABASE_URL=postgres://… for PostgreSQL).',
+    ].join('\n'),
+  )
+  return false
+}
+
+/**
+ * Runs one CLI command and returns the exit code. `--help` on any command
+ * prints its usage without opening a database.
  *
  * @example
  * await runCli(['apps', 'create', '--name', 'Demo', '--origin', 'http://localhost:5173'])
+ * await runCli(['apps', 'list', '--json'], { cwd: '/srv/app', env: { LATCHKEY_DATA_DIR: '/var/lib/latchkey' } })
  */
 export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
+  const cwd = io.cwd ?? process.cwd()
   const env = io.env ?? process.env
   const out = io.out ?? ((line: string) => process.stdout.write(`${line}\n`))
   const err = io.err ?? ((line: string) => process.stderr.write(`${line}\n`))
-  const config = loadConfigFromEnv(env)
-  const [command, sub] = argv
-  // `apps credentials <set|delete> <appId> <provider> …`: the only command with positionals.
-  const credentialsCommand = command === 'apps' && sub === 'credentials'
-  // `apps settings <appId> [--set JSON]`: one positional.
-  const settingsCommand = command === 'apps' && sub === 'settings'
-  const { values, positionals } = parseArgs({
-    args: argv.slice(credentialsCommand ? 3 : command === 'apps' || command === 'keys' ? 2 : 1),
-    options: {
-      name: { type: 'string' },
-      origin: { type: 'string', multiple: true },
-      id: { type: 'string' },
-      'logo-url': { type: 'string' },
-      'accent-color': { type: 'string' },
-      'client-id': { type: 'string' },
-      'client-secret-env': { type: 'string' },
-      'container-id': { type: 'string' },
-      environment: { type: 'string' },
-      'api-token': { type: 'string' },
-      'api-token-env': { type: 'string' },
-      'bot-name': { type: 'string' },
-      'bot-token-env': { type: 'string' },
-      'secret-key-env': { type: 'string' },
-      'login-method': { type: 'string', multiple: true },
-      set: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-    allowPositionals: credentialsCommand || settingsCommand,
-  })
-  if (!command || values.help || command === 'help') {
-    out(USAGE)
-    return command ? 0 : 1
+
+  // `latchkey help apps create` is `latchkey apps create --help`.
+  const found = findCommand(argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv)
+  const name = ['latchkey', ...found.path].join(' ')
+  const [next] = found.rest
+  if (!found.command && next !== undefined && !next.startsWith('-')) {
+    err(`Unknown command: ${name} ${next}\n\n${helpText(found.path)}`)
+    return 1
+  }
+  if (found.rest.includes('--help') || found.rest.includes('-h')) {
+    out(helpText(found.path))
+    return 0
+  }
+  const { command } = found
+  if (!command) {
+    const missing = found.path.length ? `${name} needs a subcommand` : 'latchkey needs a command'
+    err(`${missing}\n\n${helpText(found.path)}`)
+    return 1
   }
 
-  if (command === 'serve') {
-    const running = await startServer({ ...config, logger: consoleLogger })
+  let values: Record<string, unknown>
+  let positionals: string[]
+  try {
+    ;({ values, positionals } = parseArgs({
+      args: found.rest,
+      options: parseArgsOptions({ ...command.flags, ...COMMON_FLAGS }),
+      strict: true,
+      allowPositionals: command.args !== undefined,
+    }))
+  } catch (error) {
+    err(`${name}: ${(error as Error).message}\nRun "${name} --help" for its options.`)
+    return 1
+  }
+  if (positionals.length !== (command.args?.length ?? 0)) {
+    err(`Usage: ${name} ${command.synopsis}\nRun "${name} --help" for more.`)
+    return 1
+  }
+  const flag = (key: string) => {
+    const value = values[key]
+    return typeof value === 'string' ? value : undefined
+  }
+  const list = (key: string) => {
+    const value = values[key]
+    return Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string')
+      : undefined
+  }
+
+  const data = flag('data')
+  if (data === '') {
+    err('--data needs a folder')
+    return 1
+  }
+  const location = resolveDataLocation({ cwd, env, data })
+  if (statSync(location.dataDir, { throwIfNoEntry: false })?.isFile()) {
+    err(`${location.dataDir} is a file: name the folder that holds latchkey.sqlite`)
+    return 1
+  }
+  if (!io.db && !announceDatabase(location, values.init === true, err)) return 1
+  const dataDir = location.dataDir
+  let config: ReturnType<typeof loadConfigFromEnv>
+  try {
+    config = loadConfigFromEnv(env)
+  } catch (error) {
+    err(`Error: ${(error as Error).message}`)
+    return 1
+  }
+  const key = command.path.join(' ')
+
+  if (key === 'serve') {
+    const running = await startServer({ ...config, dataDir, logger: consoleLogger })
     out(
       `Latchkey listening on ${running.url} (public URL ${running.server.services.config.publicUrl})`,
     )
@@ -129,24 +210,25 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     return 0
   }
 
-  const dataDir = resolve(config.dataDir ?? '.data')
   const db = io.db ?? connectDatabase(config.databaseUrl, dataDir).db
   try {
     const applied = await migrateToLatest(db)
-    if (command === 'migrate') {
+    if (key === 'migrate') {
       out(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date')
       return 0
     }
-    if (command === 'apps' && sub === 'create') {
-      if (!values.name || !values.origin?.length) {
+    if (key === 'apps create') {
+      const [appName, origins, methods] = [flag('name'), list('origin'), list('login-method')]
+      if (!appName || !origins?.length) {
         err('apps create needs --name and at least one --origin')
         return 1
       }
       const { app, secret } = await createApp(db, {
-        name: values.name,
-        origins: values.origin,
-        logoUrl: values['logo-url'],
-        accentColor: values['accent-color'],
+        name: appName,
+        origins,
+        logoUrl: flag('logo-url'),
+        accentColor: flag('accent-color'),
+        ...(methods ? { settings: loginMethodSettings(methods) } : {}),
       })
       if (values.json)
         out(JSON.stringify({ id: app.id, secret, name: app.name, origins: app.allowedOrigins }))
@@ -157,26 +239,30 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       }
       return 0
     }
-    if (command === 'apps' && sub === 'ensure') {
-      if (!values.id || !values.name || !values.origin?.length) {
+    if (key === 'apps ensure') {
+      const [id, appName, origins, methods] = [
+        flag('id'),
+        flag('name'),
+        list('origin'),
+        list('login-method'),
+      ]
+      if (!id || !appName || !origins?.length) {
         err('apps ensure needs --id, --name and at least one --origin')
         return 1
       }
       const result = await ensureApp(db, {
-        id: values.id,
-        name: values.name,
-        origins: values.origin,
-        logoUrl: values['logo-url'],
-        accentColor: values['accent-color'],
-        ...(values['login-method']
-          ? { settings: loginMethodSettings(values['login-method']) }
-          : {}),
+        id,
+        name: appName,
+        origins,
+        logoUrl: flag('logo-url'),
+        accentColor: flag('accent-color'),
+        ...(methods ? { settings: loginMethodSettings(methods) } : {}),
       })
       out(result.created ? `Created app ${result.app.id}` : `Updated app ${result.app.id}`)
       if (result.secret) out(`App secret: ${result.secret}`)
       return 0
     }
-    if (command === 'apps' && sub === 'list') {
+    if (key === 'apps list') {
       const apps = await listApps(db)
       if (values.json)
         out(
@@ -186,13 +272,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
       return 0
     }
-    if (settingsCommand) {
-      const [appId] = positionals
-      if (!appId || positionals.length > 1) {
-        err('apps settings needs an app id')
-        return 1
-      }
-      if (values.set === undefined) {
+    if (key === 'apps settings') {
+      const [appId = ''] = positionals
+      const set = flag('set')
+      if (set === undefined) {
         const app = await getAppById(db, appId)
         if (!app) {
           err(`No app ${appId}`)
@@ -203,7 +286,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       }
       let patch: unknown
       try {
-        patch = JSON.parse(values.set)
+        patch = JSON.parse(set)
       } catch {
         err('--set needs a JSON object, e.g. \'{"require_users_accept_terms":true}\'')
         return 1
@@ -217,15 +300,15 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       out(`Updated the settings of app ${appId} (a running server applies them within 5 s)`)
       return 0
     }
-    if (credentialsCommand) {
-      const [action, appId, provider] = [argv[2], positionals[0], positionals[1]]
-      if (!appId || !provider || !isCredentialProvider(provider) || positionals.length > 2) {
+    if (key === 'apps credentials set' || key === 'apps credentials delete') {
+      const [appId = '', provider = ''] = positionals
+      if (!isCredentialProvider(provider)) {
         err(
-          'apps credentials set|delete needs an app id and a provider (google-drive, icloud, telegram, or an OAuth provider such as google or github)',
+          `Unknown provider ${provider}: use google-drive, icloud, telegram, turnstile, or an OAuth provider such as google or github`,
         )
         return 1
       }
-      if (action === 'delete') {
+      if (key === 'apps credentials delete') {
         const deleted = await deleteAppProviderCredentials({ db }, appId, provider)
         out(
           deleted
@@ -234,23 +317,19 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
         )
         return 0
       }
-      if (action === 'set') {
-        const credentials = credentialsFromFlags(provider, values, env)
-        if (typeof credentials === 'string') {
-          err(credentials)
-          return 1
-        }
-        const secrets = new SecretBox(
-          resolveMasterKey({ ...config, logger: consoleLogger }, dataDir),
-        )
-        await setAppProviderCredentials({ db, secrets }, appId, credentials)
-        out(
-          `Set the ${provider} credentials of app ${appId} (a running server applies them within 5 s)`,
-        )
-        return 0
+      const credentials = credentialsFromFlags(provider, values, env)
+      if (typeof credentials === 'string') {
+        err(credentials)
+        return 1
       }
+      const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))
+      await setAppProviderCredentials({ db, secrets }, appId, credentials)
+      out(
+        `Set the ${provider} credentials of app ${appId} (a running server applies them within 5 s)`,
+      )
+      return 0
     }
-    if (command === 'keys' && sub === 'rotate') {
+    if (key === 'keys rotate') {
       const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))
       const kid = await rotateSigningKey(db, secrets, {
         retainRetiredMs: (config.sessions?.accessTokenTtlS ?? 3600) * 1000 + 5 * 60_000,
@@ -258,8 +337,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       out(`New signing key ${kid}; the previous key stays published until its tokens expire.`)
       return 0
     }
-    err(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`)
-    return 1
+    throw new Error(`latchkey ${key} has no handler`)
   } catch (error) {
     err(`Error: ${(error as Error).message}`)
     return 1
@@ -277,7 +355,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
  */
 function credentialsFromFlags(
   provider: ProviderCredentials['provider'],
-  values: Record<string, string | boolean | string[] | undefined>,
+  values: Readonly<Record<string, unknown>>,
   env: NodeJS.ProcessEnv,
 ): ProviderCredentials | string {
   const flag = (name: string) => {

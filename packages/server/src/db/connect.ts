@@ -74,6 +74,9 @@ function withStatementCache(database: SqliteDatabase.Database) {
   }
 }
 
+/** The SQLite database file in a data folder. */
+export const sqliteFile = (dataDir: string): string => join(dataDir, 'latchkey.sqlite')
+
 /** Opens the configured database: Postgres for a postgres:// URL, else `${dataDir}/latchkey.sqlite`. */
 export function connectDatabase(
   databaseUrl: string | undefined,
@@ -81,7 +84,7 @@ export function connectDatabase(
 ): { db: Kysely<Database>; kind: DbKind } {
   if (isPostgresUrl(databaseUrl)) return { db: connectPostgres(databaseUrl), kind: 'postgres' }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-  return { db: connectSqlite(join(dataDir, 'latchkey.sqlite')), kind: 'sqlite' }
+  return { db: connectSqlite(sqliteFile(dataDir)), kind: 'sqlite' }
 }
 
 /** Number of rows changed by an UPDATE/DELETE, whatever the driver returns. */
