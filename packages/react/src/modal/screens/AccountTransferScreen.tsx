@@ -1,7 +1,7 @@
 import { type LatchkeyError, toLatchkeyError, type User } from '@latchkey/core'
 import { COPY_FEEDBACK_MS, TRANSFER_SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import type { AccountTransferOffer } from '@latchkey/protocol/schemas'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { CheckIcon, UserIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
@@ -46,12 +46,16 @@ export default function AccountTransferScreen({
   const [copied, setCopied] = useState(false)
   const wallet = offer.other_user.embedded_wallet_address
   const name = offer.account.display_name
+  // The parent re-creates onDone on each render: a re-render after 'Success!'
+  // must not restart the 1 s before the modal closes.
+  const done = useRef(onDone)
+  done.current = onDone
 
   useEffect(() => {
     if (state.phase !== 'success') return
-    const timer = setTimeout(() => onDone(state.user), TRANSFER_SUCCESS_CLOSE_DELAY_MS)
+    const timer = setTimeout(() => done.current(state.user), TRANSFER_SUCCESS_CLOSE_DELAY_MS)
     return () => clearTimeout(timer)
-  }, [state, onDone])
+  }, [state])
   useEffect(() => {
     if (!copied) return
     const timer = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS)
