@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createLatchkeyClient } from './client.ts'
 import { createMemoryStorage } from './storage.ts'
 import { APP_ID, createFakeFetch, json } from './test/fake-server.ts'
+
+afterEach(() => vi.useRealTimers())
 
 describe('createLatchkeyClient', () => {
   it('refuses an app id that is not 25 characters', () => {
@@ -39,16 +41,17 @@ describe('createLatchkeyClient', () => {
   })
 
   it('sends analytics events once, never retried, failures silent', async () => {
+    vi.useFakeTimers()
     const fake = createFakeFetch(() => json(503, {}))
     const client = createLatchkeyClient({
       appId: APP_ID,
       apiUrl: 'http://api.test',
       storage: createMemoryStorage(),
       fetch: fake.fetch,
-      http: { sleep: async () => {} },
     })
     client.trackEvent('sdk_initialize', { a: 1 })
-    await new Promise((r) => setTimeout(r, 10))
+    // A 503 is retried with backoff elsewhere: every timer that could bring a retry has run.
+    await vi.runAllTimersAsync()
     expect(fake.calls).toHaveLength(1)
     expect(fake.calls[0]?.body).toMatchObject({ event_name: 'sdk_initialize', payload: { a: 1 } })
   })

@@ -1,6 +1,7 @@
 import { LatchkeyError } from '@latchkey/core'
-import { cleanup, fireEvent, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MODAL_OPEN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { act, cleanup, fireEvent, screen } from '@testing-library/react'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { resumeCloudConsent } from './cloud.ts'
 import { useSetWalletRecovery } from './hooks/useSetWalletRecovery.ts'
 import { useSignMessage } from './hooks/useSignMessage.ts'
@@ -33,6 +34,8 @@ function cameBackFrom(
   history.replaceState(null, '', `/wallet?${query}`)
 }
 
+// The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+beforeAll(() => import('./modal/chunk.ts'))
 afterEach(() => {
   cleanup()
   sessionStorage.clear()
@@ -40,14 +43,16 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
+
 describe('coming back from a cloud consent', () => {
   it('finishes a Google Drive backup with code, state and verifier, and cleans the address bar', async () => {
     cameBackFrom('google-drive', 'set-recovery', `code=c-123&state=${STATE}&scope=drive.appdata`)
     const { instance, enclave } = renderWithWallets(null)
     expect(resumeCloudConsent(instance)).toBe(true)
     expect(location.search).toBe('')
-    // The first test waits for the modal's chunk to load.
-    expect(await screen.findByRole('heading', { name: 'Success' }, { timeout: 5_000 })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Success' })).toBeTruthy()
     expect(screen.getByText('Your wallet is backed up to Google Drive.')).toBeTruthy()
     const setRecovery = enclave.mock.calls.find(
       ([event]) => event === 'latchkey:wallets:set-recovery',
@@ -186,6 +191,7 @@ describe('starting a cloud consent', () => {
   })
 
   it("'Automatically secure your account': Confirm, then Success", async () => {
+    vi.useFakeTimers()
     const hooks = {} as Hooks
     const { enclave, client } = renderWithWallets(<Probe hooks={hooks} />)
     const user = client.session.getState().user
@@ -196,10 +202,20 @@ describe('starting a cloud consent', () => {
         a.type === 'wallet' ? { ...a, recoveryMethod: 'user-passcode' as const } : a,
       ),
     })
-    const done = hooks.setWalletRecovery()
-    fireEvent.click(await screen.findByRole('button', { name: 'Secure automatically' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }))
-    expect(await screen.findByRole('heading', { name: 'Success' })).toBeTruthy()
+    let settled = false
+    const done = hooks.setWalletRecovery().finally(() => {
+      settled = true
+    })
+    await elapse(MODAL_OPEN_DELAY_MS)
+    fireEvent.click(screen.getByRole('button', { name: 'Secure automatically' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }))
+    await elapse()
+    expect(screen.getByRole('heading', { name: 'Success' })).toBeTruthy()
+    // The screen closes itself 1.4 s after Success; the call resolves then.
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(settled).toBe(false)
+    await elapse(1)
+    expect(settled).toBe(true)
     await done
     const setRecovery = enclave.mock.calls.find(
       ([event]) => event === 'latchkey:wallets:set-recovery',
@@ -232,9 +248,7 @@ describe('starting a cloud consent', () => {
       },
     })
     const signed = hooks.signMessage({ message: 'hi' })
-    fireEvent.click(
-      await screen.findByRole('button', { name: 'Sign and continue' }, { timeout: 5_000 }),
-    )
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign and continue' }))
     expect(await screen.findByRole('heading', { name: 'Recover with iCloud' })).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Close' }))
     await expect(signed).rejects.toMatchObject({ code: 'RECOVERY_EXITED' })

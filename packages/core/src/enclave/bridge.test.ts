@@ -1,3 +1,4 @@
+import { ENCLAVE_INIT_TIMEOUT_MS } from '@latchkey/protocol/constants'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { LatchkeyError } from '../errors.ts'
 import { type BridgeDocument, type BridgeWindow, createEnclaveBridge } from './bridge.ts'
@@ -14,10 +15,21 @@ function setup(options: { initTimeoutMs?: number } = {}) {
     message: { id: string; event: string; data: unknown }
     targetOrigin: string
   }> = []
+  let onPost = () => {}
   const frameWindow = {
-    postMessage: (message: never, targetOrigin: string) =>
-      void posted.push({ message, targetOrigin }),
+    postMessage: (message: never, targetOrigin: string) => {
+      posted.push({ message, targetOrigin })
+      onPost()
+    },
   }
+  /** Resolves once the bridge has posted `count` messages to the frame. */
+  const whenPosted = (count: number) =>
+    new Promise<void>((resolve) => {
+      onPost = () => {
+        if (posted.length >= count) resolve()
+      }
+      onPost()
+    })
   const iframe = {
     style: { cssText: '' },
     setAttribute: vi.fn(),
@@ -41,7 +53,7 @@ function setup(options: { initTimeoutMs?: number } = {}) {
   ) => {
     for (const listener of listeners) listener({ data, origin, source } as MessageEvent)
   }
-  return { bridge, posted, deliver, iframe, listeners }
+  return { bridge, posted, whenPosted, deliver, iframe, listeners }
 }
 
 afterEach(() => vi.useRealTimers())
@@ -54,12 +66,12 @@ describe('enclave bridge', () => {
   })
 
   it('waits for ready, posts { id, event, data } to the exact enclave origin, and resolves the matching answer', async () => {
-    const { bridge, posted, deliver } = setup()
+    const { bridge, posted, whenPosted, deliver } = setup()
     const answer = bridge.request('latchkey:wallets:connect', { accessToken: 't' })
     await Promise.resolve()
     expect(posted).toHaveLength(0)
     deliver({ event: 'latchkey:iframe:ready' })
-    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    await whenPosted(1)
     expect(posted[0]).toEqual({
       message: { id: 'req-1', event: 'latchkey:wallets:connect', data: { accessToken: 't' } },
       targetOrigin: 'https://auth.example.com',
@@ -69,10 +81,10 @@ describe('enclave bridge', () => {
   })
 
   it('turns enclave errors into typed errors', async () => {
-    const { bridge, posted, deliver } = setup()
+    const { bridge, whenPosted, deliver } = setup()
     deliver({ event: 'latchkey:iframe:ready' })
     const answer = bridge.request('latchkey:wallets:create', {})
-    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    await whenPosted(1)
     deliver({
       id: 'req-1',
       event: 'latchkey:wallets:create:error',
@@ -92,35 +104,35 @@ describe('postMessage origin checks (security bar 46)', () => {
     ['another scheme', 'http://auth.example.com'],
     ['another port', 'https://auth.example.com:8443'],
   ])('ignores answers from %s', async (_name, origin) => {
-    const { bridge, deliver } = setup()
+    const { bridge, whenPosted, deliver } = setup()
     deliver({ event: 'latchkey:iframe:ready' })
     const answer = bridge.request('latchkey:wallets:connect', {})
-    let settled = false
-    answer.then(() => (settled = true)).catch(() => (settled = true))
-    await new Promise((r) => setTimeout(r, 0))
+    await whenPosted(1)
     deliver(
       { id: 'req-1', event: 'latchkey:wallets:connect:result', data: { address: '0xevil' } },
       origin,
     )
-    await new Promise((r) => setTimeout(r, 0))
-    expect(settled).toBe(false)
     deliver({ id: 'req-1', event: 'latchkey:wallets:connect:result', data: { address: '0xgood' } })
+    // A promise settles once: '0xgood' means the look-alike's answer neither settled nor dropped it.
     await expect(answer).resolves.toEqual({ address: '0xgood' })
   })
 
   it('ignores a right-origin message from another window (not our frame)', async () => {
-    const { bridge, deliver } = setup({ initTimeoutMs: 50 })
+    vi.useFakeTimers()
+    const { bridge, posted, deliver } = setup()
     deliver({ event: 'latchkey:iframe:ready' }, 'https://auth.example.com', {})
-    await expect(bridge.request('latchkey:wallets:connect', {})).rejects.toMatchObject({
-      code: 'WALLET_PROXY_UNAVAILABLE',
-    })
+    const answer = bridge.request('latchkey:wallets:connect', {}).catch((e: LatchkeyError) => e)
+    // Still not ready: nothing is posted, and the call waits out the init timeout.
+    await vi.advanceTimersByTimeAsync(ENCLAVE_INIT_TIMEOUT_MS)
+    expect(posted).toHaveLength(0)
+    expect(await answer).toMatchObject({ code: 'WALLET_PROXY_UNAVAILABLE' })
   })
 
   it('never posts to "*"', async () => {
-    const { bridge, posted, deliver } = setup()
+    const { bridge, posted, whenPosted, deliver } = setup()
     deliver({ event: 'latchkey:iframe:ready' })
     void bridge.request('latchkey:clear', {})
-    await vi.waitFor(() => expect(posted).toHaveLength(1))
+    await whenPosted(1)
     expect(posted.every((p) => p.targetOrigin === 'https://auth.example.com')).toBe(true)
   })
 })
@@ -130,9 +142,15 @@ describe('wallet proxy availability', () => {
     vi.useFakeTimers()
     const { bridge } = setup()
     const answer = bridge.request('latchkey:wallets:create', {})
-    const caught = answer.catch((e: LatchkeyError) => e)
-    await vi.advanceTimersByTimeAsync(29_999)
+    let failed = false
+    const caught = answer.catch((e: LatchkeyError) => {
+      failed = true
+      return e
+    })
+    await vi.advanceTimersByTimeAsync(ENCLAVE_INIT_TIMEOUT_MS - 1)
+    expect(failed).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
+    expect(failed).toBe(true)
     expect(await caught).toMatchObject({
       code: 'WALLET_PROXY_UNAVAILABLE',
       message: 'Failed to connect to wallet proxy',
@@ -165,10 +183,10 @@ describe('wallet proxy availability', () => {
   })
 
   it('rejects pending calls when destroyed', async () => {
-    const { bridge, deliver, listeners } = setup()
+    const { bridge, whenPosted, deliver, listeners } = setup()
     deliver({ event: 'latchkey:iframe:ready' })
     const answer = bridge.request('latchkey:wallets:connect', {})
-    await new Promise((r) => setTimeout(r, 0))
+    await whenPosted(1)
     bridge.destroy()
     await expect(answer).rejects.toMatchObject({ code: 'WALLET_PROXY_UNAVAILABLE' })
     expect(listeners.size).toBe(0)

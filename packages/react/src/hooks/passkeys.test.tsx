@@ -1,6 +1,6 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LatchkeyProvider } from '../LatchkeyProvider.tsx'
 import { API_URL, APP_ID, accessToken, createFakeServer, wireUser } from '../test/fake-server.ts'
 import { useLatchkey } from './useLatchkey.ts'
@@ -39,6 +39,12 @@ const user = () => {
   return { ...base, linked_accounts: [...base.linked_accounts, ...passkeys] }
 }
 
+// The modal's lazy chunks (the dialog, the passkey screen), loaded once up front: opening
+// the modal then waits on nothing but promises.
+beforeAll(async () => {
+  await import('../modal/chunk.ts')
+  await import('../modal/methods/passkey/PasskeyLogin.tsx')
+})
 beforeEach(() => {
   localStorage.clear()
   passkeys = []
@@ -120,8 +126,7 @@ describe('useLinkAccount().linkPasskey / useManagePasskeys', () => {
     renderLoggedIn()
     await screen.findByText('Passkeys: 0')
     fireEvent.click(screen.getByRole('button', { name: 'Link passkey' }))
-    // The first opening loads the modal and the passkey chunk.
-    await screen.findByText('Your account is linked.', {}, { timeout: 5_000 })
+    await screen.findByText('Your account is linked.')
     expect(paths).toContain('/api/v1/passkeys/link/init')
     expect(startRegistration).toHaveBeenCalledTimes(1)
     await screen.findByText('Passkeys: 1')

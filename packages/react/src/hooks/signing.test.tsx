@@ -1,15 +1,25 @@
 import { LatchkeyError, ProviderRpcError } from '@latchkey/core'
+import {
+  MODAL_OPEN_DELAY_MS,
+  MODAL_RESET_DELAY_MS,
+  SUCCESS_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ETH_ADDRESS, renderWithWallets } from '../test/wallet.tsx'
 import { useSignMessage } from './useSignMessage.ts'
 import { useSignSolanaMessage } from './useSignSolanaMessage.ts'
 import { type TypedData, useSignTypedData } from './useSignTypedData.ts'
 
+// The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+beforeAll(() => import('../modal/chunk.ts'))
 afterEach(() => {
   cleanup()
   vi.useRealTimers()
 })
+
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 type Hooks = {
   signMessage: ReturnType<typeof useSignMessage>['signMessage']
@@ -65,16 +75,18 @@ const MAIL: TypedData = {
 
 describe('useSignMessage', () => {
   it('opens the Sign message screen; Sign and continue signs (personal_sign of the UTF-8 hex), shows Success, closes 1.4 s later and resolves', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     const { hooks, rpc } = setup()
     const result = outcome(hooks.signMessage({ message: '0xhi' }))
-    const dialog = await screen.findByRole('dialog')
+    await elapse(MODAL_OPEN_DELAY_MS)
+    const dialog = screen.getByRole('dialog')
     expect(dialog.getAttribute('aria-labelledby')).toBe(
       screen.getByRole('heading', { name: 'Sign message' }).id,
     )
     expect(screen.getByTestId('lk-sign-details').textContent).toBe('0xhi')
     fireEvent.click(screen.getByRole('button', { name: 'Sign and continue' }))
-    await screen.findByRole('button', { name: 'Success' })
+    await elapse()
+    screen.getByRole('button', { name: 'Success' })
     // '0xhi' is text, not hex: its UTF-8 bytes are what gets signed.
     expect(rpc).toHaveBeenCalledWith(
       expect.objectContaining({
@@ -84,11 +96,15 @@ describe('useSignMessage', () => {
     )
     let settled = false
     void result.then(() => (settled = true))
-    await act(() => vi.advanceTimersByTimeAsync(1_000))
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
     expect(settled).toBe(false)
-    await act(() => vi.advanceTimersByTimeAsync(400))
+    await elapse(1)
+    expect(settled).toBe(true)
     expect(await result).toEqual({ value: { signature: '0xsignature' } })
-    await act(() => vi.advanceTimersByTimeAsync(600))
+    // The closed dialog keeps its last screen for 500 ms, then unmounts.
+    await elapse(MODAL_RESET_DELAY_MS - 1)
+    expect(screen.queryByRole('dialog')).not.toBeNull()
+    await elapse(1)
     expect(screen.queryByRole('dialog')).toBeNull()
   })
 

@@ -1,8 +1,8 @@
 import { LatchkeyError } from '@latchkey/core'
 import type { ConnectedExternalWallet } from '@latchkey/core/external'
-import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { MODAL_OPEN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkeyInstance } from '../context.ts'
 import type { LatchkeyInstance } from '../store.ts'
 import { renderWithProvider } from '../test/render.tsx'
@@ -14,8 +14,6 @@ import { useLatchkey } from './useLatchkey.ts'
 // with the connected wallet and rejects with WALLET_USER_REJECTED when the
 // modal is closed first.
 
-/** The wallet code (viem, connectors) loads on first use: slow on a cold module cache. */
-const LOADED = { timeout: 10_000 }
 const ADDRESS = '0x1111111111111111111111111111111111111111'
 
 let instance: LatchkeyInstance
@@ -86,6 +84,16 @@ const rejectionOf = async (promise: Promise<unknown>) => {
   return error as LatchkeyError
 }
 
+// What the provider loads lazily on first use (the modal's chunk, the wallet screens, the
+// wallet code: viem, connectors), loaded once up front: the tests then wait on promises only.
+beforeAll(async () => {
+  await Promise.all([
+    import('../modal/chunk.ts'),
+    import('../modal/methods/wallet/WalletLogin.tsx'),
+    import('@latchkey/core/external'),
+    import('viem/chains'),
+  ])
+})
 beforeEach(() => {
   localStorage.clear()
   sessionStorage.clear()
@@ -93,17 +101,21 @@ beforeEach(() => {
 })
 afterEach(() => {
   cleanup()
+  vi.useRealTimers()
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
 })
 
-describe('useConnectWallet', { timeout: 15_000 }, () => {
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
+
+describe('useConnectWallet', () => {
   it("opens the modal on the wallet list ('Connect a wallet'), without logging in", async () => {
     const { server } = renderWithProvider(<Host />)
     await openConnect()
     await screen.findByRole('heading', { name: 'Connect a wallet' })
     // The default list without detected wallets: MetaMask, Coinbase Wallet, Rainbow.
-    expect(await screen.findByRole('button', { name: 'MetaMask' }, LOADED)).toBeTruthy()
+    expect(await screen.findByRole('button', { name: 'MetaMask' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Coinbase Wallet' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Rainbow' })).toBeTruthy()
     // No login screens, no way back to them.
@@ -119,7 +131,7 @@ describe('useConnectWallet', { timeout: 15_000 }, () => {
   it('passes walletChainType to the list', async () => {
     renderWithProvider(<Host walletChainType="solana-only" />)
     await openConnect()
-    await screen.findByText('No wallets found.', undefined, LOADED)
+    await screen.findByText('No wallets found.')
     expect(instance.getUiState().loginOptions.walletChainType).toBe('solana-only')
   })
 
@@ -155,14 +167,27 @@ describe('useConnectWallet', { timeout: 15_000 }, () => {
   })
 
   it('connecting a detected wallet resolves with it and closes the modal after 1.4 s', async () => {
+    vi.useFakeTimers()
     const wallet = announceWallet()
     try {
       const { server } = renderWithProvider(<Host />)
-      const { promise } = await openConnect()
-      fireEvent.click(await screen.findByRole('button', { name: 'Test Wallet' }, LOADED))
-      await screen.findByRole('heading', { name: 'Successfully connected with Test Wallet' })
+      await elapse()
+      fireEvent.click(screen.getByRole('button', { name: 'Connect wallet' }))
+      await elapse(MODAL_OPEN_DELAY_MS)
+      const promise = pending[0] as Promise<ConnectedExternalWallet>
+      let settled = false
+      void promise.then(() => (settled = true))
+      fireEvent.click(screen.getByRole('button', { name: 'Test Wallet' }))
+      await elapse()
+      screen.getByRole('heading', { name: 'Successfully connected with Test Wallet' })
       expect(wallet.provider.request).toHaveBeenCalledWith({ method: 'eth_requestAccounts' })
 
+      await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+      expect(settled).toBe(false)
+      expect(instance.getUiState().open).toBe(true)
+      await elapse(1)
+      expect(settled).toBe(true)
+      expect(instance.getUiState().open).toBe(false)
       const connected = await promise
       expect(connected).toMatchObject({
         type: 'ethereum',
@@ -171,9 +196,6 @@ describe('useConnectWallet', { timeout: 15_000 }, () => {
         // 'Test Wallet' normalised: a trailing ' wallet' dropped.
         walletClientType: 'test',
         connectorType: 'injected',
-      })
-      await waitFor(() => expect(instance.getUiState().open).toBe(false), {
-        timeout: SUCCESS_CLOSE_DELAY_MS + 1_000,
       })
       // Connected, not logged in: no sign-in message was asked for or sent.
       expect(wallet.provider.request).not.toHaveBeenCalledWith(

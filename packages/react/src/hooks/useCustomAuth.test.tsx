@@ -1,4 +1,4 @@
-import { cleanup, renderHook, waitFor } from '@testing-library/react'
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LatchkeyProvider } from '../LatchkeyProvider.tsx'
@@ -14,6 +14,7 @@ beforeEach(() => {
 })
 afterEach(() => {
   cleanup()
+  vi.useRealTimers()
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
 })
@@ -59,6 +60,7 @@ describe('useCustomAuth', () => {
 
 describe('useCustomAuth with an inline token function', () => {
   it('does not loop when the host passes a new function on every render', async () => {
+    vi.useFakeTimers()
     let renders = 0
     const { result } = renderHook(
       () => {
@@ -71,12 +73,12 @@ describe('useCustomAuth with an inline token function', () => {
       },
       { wrapper },
     )
-    await waitFor(() =>
-      expect(result.current.state).toEqual({ status: 'done', authenticated: true }),
-    )
+    await act(() => vi.advanceTimersByTimeAsync(0))
+    expect(result.current.state).toEqual({ status: 'done', authenticated: true })
     const settled = renders
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(renders - settled).toBeLessThanOrEqual(2)
+    // Whatever those renders could set off (syncs, retries, refreshes) has run by now: nothing.
+    await act(() => vi.advanceTimersByTimeAsync(60_000))
+    expect(renders).toBe(settled)
     expect(calls.filter((c) => c.path === '/api/v1/custom_jwt_account/authenticate')).toHaveLength(
       1,
     )

@@ -1,14 +1,20 @@
 import { LatchkeyError } from '@latchkey/core'
+import { MODAL_OPEN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ETH_ADDRESS, renderWithWallets } from '../test/wallet.tsx'
 import { useRecoverWallet } from './useRecoverWallet.ts'
 import { useSignMessage } from './useSignMessage.ts'
 
+// The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+beforeAll(() => import('../modal/chunk.ts'))
 afterEach(() => {
   cleanup()
   vi.useRealTimers()
 })
+
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 const PASSWORD = 'correct-horse-1'
 
@@ -54,13 +60,15 @@ const typePassword = (value: string) =>
 
 describe('recovering a password-protected wallet on a new device', () => {
   it("sign → 'Enter your password' → wrong password → right password → the signature resolves", async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     const { hooks, enclave, rpc } = setup({ enclave: newDevice() })
     const result = outcome(hooks.signMessage({ message: 'Hello' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Sign and continue' }))
+    await elapse(MODAL_OPEN_DELAY_MS)
+    fireEvent.click(screen.getByRole('button', { name: 'Sign and continue' }))
+    await elapse()
 
-    const dialog = await screen.findByRole('dialog')
-    const heading = await screen.findByRole('heading', { name: 'Enter your password' })
+    const dialog = screen.getByRole('dialog')
+    const heading = screen.getByRole('heading', { name: 'Enter your password' })
     expect(dialog.getAttribute('aria-labelledby')).toBe(heading.id)
     const recover = screen.getByRole('button', { name: 'Recover your account' })
     expect((recover as HTMLButtonElement).disabled).toBe(true)
@@ -69,7 +77,8 @@ describe('recovering a password-protected wallet on a new device', () => {
     typePassword('wrong-password')
     expect((recover as HTMLButtonElement).disabled).toBe(false)
     fireEvent.click(recover)
-    expect((await screen.findByRole('alert')).textContent).toBe(
+    await elapse()
+    expect(screen.getByRole('alert').textContent).toBe(
       'Invalid recovery password, please try again.',
     )
     // Editing clears the message; the user tries again.
@@ -78,7 +87,8 @@ describe('recovering a password-protected wallet on a new device', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Recover your account' }))
 
     // Back on the sign screen, signing straight away: the user already asked to sign.
-    await screen.findByRole('button', { name: 'Success' })
+    await elapse()
+    screen.getByRole('button', { name: 'Success' })
     expect(enclave).toHaveBeenCalledWith(
       'latchkey:wallets:recover',
       {
@@ -89,7 +99,12 @@ describe('recovering a password-protected wallet on a new device', () => {
       expect.anything(),
     )
     expect(rpc).toHaveBeenCalledOnce()
-    await act(() => vi.advanceTimersByTimeAsync(1_400))
+    let settled = false
+    void result.then(() => (settled = true))
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(settled).toBe(false)
+    await elapse(1)
+    expect(settled).toBe(true)
     expect(await result).toEqual({ value: { signature: '0xsignature' } })
   })
 

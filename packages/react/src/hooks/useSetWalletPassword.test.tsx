@@ -1,15 +1,25 @@
 import { LatchkeyError } from '@latchkey/core'
+import {
+  COPY_FEEDBACK_MS,
+  DOWNLOAD_URL_REVOKE_DELAY_MS,
+  MODAL_OPEN_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ETH_ADDRESS, renderWithWallets } from '../test/wallet.tsx'
 import { useSetWalletPassword } from './useSetWalletPassword.ts'
 import { type ConnectedEthereumWallet, useWallets } from './useWallets.ts'
 
+// The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+beforeAll(() => import('../modal/chunk.ts'))
 afterEach(() => {
   cleanup()
   vi.useRealTimers()
   vi.restoreAllMocks()
 })
+
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 type Hooks = {
   setWalletPassword: ReturnType<typeof useSetWalletPassword>['setWalletPassword']
@@ -37,7 +47,7 @@ const type = (label: string, value: string) =>
 
 describe('useSetWalletPassword: the password wizard', () => {
   it('walks creating → saving → confirming → finalizing → done and sets the password in the enclave', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     const writeText = vi.fn(async () => {})
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
     const createObjectURL = vi.fn(() => 'blob:latchkey-password')
@@ -49,7 +59,8 @@ describe('useSetWalletPassword: the password wizard', () => {
     const result = outcome(hooks.setWalletPassword())
 
     // 1. Create: type, validate, rate, generate, show/hide.
-    await screen.findByRole('heading', { name: 'Create a password' })
+    await elapse(MODAL_OPEN_DELAY_MS)
+    screen.getByRole('heading', { name: 'Create a password' })
     expect(button('Continue').disabled).toBe(true)
     type('Password', 'abc')
     expect(screen.getByRole('alert').textContent).toBe('Password must be at least 6 characters')
@@ -71,12 +82,15 @@ describe('useSetWalletPassword: the password wizard', () => {
     fireEvent.click(button('Continue'))
 
     // 2. Save: copy ('Copied' for 1.5 s) and download (blob URL revoked after 5 s).
-    await screen.findByRole('heading', { name: 'Save your password' })
+    screen.getByRole('heading', { name: 'Save your password' })
     expect(screen.getByTestId('lk-password-value').textContent).toBe(password)
     fireEvent.click(button('Copy'))
     expect(writeText).toHaveBeenCalledWith(password)
-    await screen.findByRole('button', { name: 'Copied' })
-    await act(() => vi.advanceTimersByTimeAsync(1_500))
+    await elapse()
+    expect(button('Copied')).toBeTruthy()
+    await elapse(COPY_FEEDBACK_MS - 1)
+    expect(button('Copied')).toBeTruthy()
+    await elapse(1)
     expect(button('Copy')).toBeTruthy()
     fireEvent.click(button('Download'))
     expect(createObjectURL).toHaveBeenCalledOnce()
@@ -86,15 +100,14 @@ describe('useSetWalletPassword: the password wizard', () => {
     const link = click.mock.contexts[0] as HTMLAnchorElement
     expect(link.href).toBe('blob:latchkey-password')
     expect(link.download).toBe('latchkey-recovery-password.txt')
-    // The fake clock also follows real time (shouldAdvanceTime): leave a second of slack.
-    await act(() => vi.advanceTimersByTimeAsync(4_000))
+    await elapse(DOWNLOAD_URL_REVOKE_DELAY_MS - 1)
     expect(revokeObjectURL).not.toHaveBeenCalled()
-    await act(() => vi.advanceTimersByTimeAsync(1_000))
+    await elapse(1)
     expect(revokeObjectURL).toHaveBeenCalledWith('blob:latchkey-password')
     fireEvent.click(button('Continue'))
 
     // 3. Confirm: a mismatch says so and keeps Continue disabled; Back and forth keeps the password.
-    await screen.findByRole('heading', { name: 'Confirm your password' })
+    screen.getByRole('heading', { name: 'Confirm your password' })
     type('Confirm password', `${password}x`)
     expect(screen.getByRole('alert').textContent).toBe('Passwords do not match')
     expect(button('Continue').disabled).toBe(true)
@@ -106,7 +119,7 @@ describe('useSetWalletPassword: the password wizard', () => {
     fireEvent.click(button('Continue'))
 
     // 4. Finalize: the checkbox gates Set Password; Cancel is offered (user initiated).
-    await screen.findByRole('heading', { name: 'Set your password' })
+    screen.getByRole('heading', { name: 'Set your password' })
     expect(button('Cancel')).toBeTruthy()
     expect(button('Set Password').disabled).toBe(true)
     fireEvent.click(screen.getByRole('checkbox'))
@@ -114,7 +127,8 @@ describe('useSetWalletPassword: the password wizard', () => {
     fireEvent.click(button('Set Password'))
 
     // 5. Done.
-    await screen.findByRole('heading', { name: 'Success' })
+    await elapse()
+    screen.getByRole('heading', { name: 'Success' })
     expect(enclave).toHaveBeenCalledWith(
       'latchkey:wallets:set-recovery',
       {
@@ -126,7 +140,7 @@ describe('useSetWalletPassword: the password wizard', () => {
     )
     expect(hooks.wallets[0]?.recovery.method).toBe('user-passcode')
     // User initiated: it waits for Close.
-    await act(() => vi.advanceTimersByTimeAsync(2_000))
+    await elapse(2_000)
     expect(screen.getByRole('dialog')).toBeTruthy()
     // The done step's own Close button (the ✕ in the corner is named Close too).
     fireEvent.click(screen.getByText('Close', { selector: 'button' }))

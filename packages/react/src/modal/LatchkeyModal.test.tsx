@@ -1,10 +1,20 @@
-import { act, cleanup, createEvent, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  API_RETRY_BASE_DELAY_MS,
+  CODE_RESEND_COOLDOWN_MS,
+  MODAL_OPEN_DELAY_MS,
+  MODAL_RESET_DELAY_MS,
+  SUCCESS_CLOSE_DELAY_MS,
+  WRONG_CODE_CLEAR_DELAY_MS,
+} from '@latchkey/protocol/constants'
+import { act, cleanup, createEvent, fireEvent, screen } from '@testing-library/react'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkey } from '../hooks/useLatchkey.ts'
 import { type UseLoginParameters, useLogin } from '../hooks/useLogin.ts'
 import { appConfig } from '../test/fake-server.ts'
 import { renderWithProvider } from '../test/render.tsx'
 
+// The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+beforeAll(() => import('./chunk.ts'))
 beforeEach(() => localStorage.clear())
 afterEach(() => {
   cleanup()
@@ -44,27 +54,35 @@ const pasteCode = (code: string) => {
   const first = boxes()[0] as HTMLInputElement
   fireEvent(first, createEvent.paste(first, { clipboardData: { getData: () => code } }))
 }
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const advance = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
+const code = () =>
+  boxes()
+    .map((b) => b.value)
+    .join('')
 
 describe('login modal', () => {
   it('logs in with an email code: send → wrong code → clear → right code → success → close', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     const onComplete = vi.fn()
     const { server } = renderWithProvider(<Host onComplete={onComplete} />)
-    const opener = await screen.findByRole('button', { name: 'Log in' })
+    await advance()
+    const opener = screen.getByRole('button', { name: 'Log in' })
     opener.focus()
     fireEvent.click(opener)
+    await advance(MODAL_OPEN_DELAY_MS)
 
-    const dialog = await screen.findByRole('dialog')
+    const dialog = screen.getByRole('dialog')
     expect(dialog.getAttribute('aria-modal')).toBe('true')
-    const email = await screen.findByRole('textbox', { name: 'Email address' })
+    const email = screen.getByRole('textbox', { name: 'Email address' })
     expect(dialog.getAttribute('aria-labelledby')).toBe(
       screen.getByRole('heading', { name: 'Log in or sign up' }).id,
     )
     fireEvent.change(email, { target: { value: 'alice@example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    await advance()
 
-    await screen.findByRole('heading', { name: 'Enter confirmation code' })
+    screen.getByRole('heading', { name: 'Enter confirmation code' })
     expect(server.calls.find((c) => c.path === '/api/v1/passwordless/init')?.body).toEqual({
       email: 'alice@example.com',
     })
@@ -72,31 +90,19 @@ describe('login modal', () => {
 
     // A wrong code: the message shows at once, the boxes clear 1.4 s later.
     pasteCode('000000')
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Invalid or expired verification code',
-    )
-    expect(
-      boxes()
-        .map((b) => b.value)
-        .join(''),
-    ).toBe('000000')
-    await advance(1_300)
-    expect(
-      boxes()
-        .map((b) => b.value)
-        .join(''),
-    ).toBe('000000')
-    await advance(200)
-    expect(
-      boxes()
-        .map((b) => b.value)
-        .join(''),
-    ).toBe('')
+    await advance()
+    expect(screen.getByRole('alert').textContent).toBe('Invalid or expired verification code')
+    expect(code()).toBe('000000')
+    await advance(WRONG_CODE_CLEAR_DELAY_MS - 1)
+    expect(code()).toBe('000000')
+    await advance(1)
+    expect(code()).toBe('')
     expect(document.activeElement).toBe(boxes()[0])
 
     // The right code.
     pasteCode(server.code)
-    await screen.findByRole('heading', { name: 'Success!' })
+    await advance()
+    screen.getByRole('heading', { name: 'Success!' })
     const authCalls = server.calls.filter((c) => c.path === '/api/v1/passwordless/authenticate')
     expect(authCalls.at(-1)?.body).toEqual({
       email: 'alice@example.com',
@@ -104,10 +110,10 @@ describe('login modal', () => {
       mode: 'login-or-sign-up',
     })
 
-    // Closes 1.4 s after success; focus returns to the opener's place.
-    await advance(1_300)
-    expect(screen.queryByRole('dialog')).not.toBeNull()
-    await advance(200)
+    // Closes 1.4 s after success, then unmounts 500 ms later; focus returns to the opener's place.
+    await advance(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(onComplete).not.toHaveBeenCalled()
+    await advance(1)
     expect(onComplete).toHaveBeenCalledWith(
       expect.objectContaining({
         isNewUser: true,
@@ -115,7 +121,9 @@ describe('login modal', () => {
         loginMethod: 'email',
       }),
     )
-    await advance(600)
+    await advance(MODAL_RESET_DELAY_MS - 1)
+    expect(screen.queryByRole('dialog')).not.toBeNull()
+    await advance(1)
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(screen.getByText('Logged in as alice@example.com')).toBeTruthy()
     expect(localStorage.getItem('latchkey:recent-login-method:testappaaaaaaaaaaaaaaaaaa')).toBe(
@@ -124,14 +132,18 @@ describe('login modal', () => {
   })
 
   it('closes on Escape and returns focus to the opener', async () => {
+    vi.useFakeTimers()
     renderWithProvider(<Host />)
-    const opener = await screen.findByRole('button', { name: 'Log in' })
+    await advance()
+    const opener = screen.getByRole('button', { name: 'Log in' })
     opener.focus()
     fireEvent.click(opener)
-    await screen.findByRole('textbox', { name: 'Email address' })
+    await advance(MODAL_OPEN_DELAY_MS)
+    screen.getByRole('textbox', { name: 'Email address' })
     fireEvent.keyDown(document, { key: 'Escape' })
     expect(document.activeElement).toBe(opener)
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await advance(MODAL_RESET_DELAY_MS)
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 
   it('keeps Tab inside the dialog', async () => {
@@ -169,18 +181,24 @@ describe('login modal', () => {
   })
 
   it("resend shows 'Code sent' for 30 s, then the link returns", async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     const { server } = renderWithProvider(<Host />)
-    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Email address' }), {
+    await advance()
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await advance(MODAL_OPEN_DELAY_MS)
+    fireEvent.change(screen.getByRole('textbox', { name: 'Email address' }), {
       target: { value: 'alice@example.com' },
     })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Resend code' }))
-    await screen.findByText('Code sent')
+    await advance()
+    fireEvent.click(screen.getByRole('button', { name: 'Resend code' }))
+    await advance()
+    screen.getByText('Code sent')
     expect(screen.queryByRole('button', { name: 'Resend code' })).toBeNull()
     expect(server.calls.filter((c) => c.path === '/api/v1/passwordless/init')).toHaveLength(2)
-    await advance(30_000)
+    await advance(CODE_RESEND_COOLDOWN_MS - 1)
+    expect(screen.queryByRole('button', { name: 'Resend code' })).toBeNull()
+    await advance(1)
     expect(screen.getByRole('button', { name: 'Resend code' })).toBeTruthy()
   })
 
@@ -199,15 +217,20 @@ describe('login modal', () => {
   })
 
   it('shows the error screen with Retry when the app configuration cannot be fetched', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     renderWithProvider(<Host />, { server: { configFailures: 4 } })
-    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+    await advance()
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
     // The client retries a network failure 3 times (0.5 s, 1 s, 2 s) before giving up.
-    await advance(4_000)
-    await screen.findByRole('heading', { name: 'Something went wrong' })
+    const retries = API_RETRY_BASE_DELAY_MS * (1 + 2 + 4)
+    await advance(retries - 1)
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull()
+    await advance(1)
+    screen.getByRole('heading', { name: 'Something went wrong' })
     expect(screen.getByText('Try again later')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
-    await screen.findByRole('heading', { name: 'Log in or sign up' })
+    await advance()
+    screen.getByRole('heading', { name: 'Log in or sign up' })
   })
 
   it('shows a configuration error when the server enables no login method the modal can draw', async () => {

@@ -1,5 +1,12 @@
-import { cleanup, createEvent, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  MODAL_OPEN_DELAY_MS,
+  MODAL_RESET_DELAY_MS,
+  POST_LOGIN_DELAY_MS,
+  SUCCESS_CLOSE_DELAY_MS,
+  TRANSFER_SUCCESS_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
+import { act, cleanup, createEvent, fireEvent, screen } from '@testing-library/react'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkey } from '../hooks/useLatchkey.ts'
 import { useLinkAccount } from '../hooks/useLinkAccount.ts'
 import { type UseLoginParameters, useLogin } from '../hooks/useLogin.ts'
@@ -9,11 +16,24 @@ import { renderWithProvider } from '../test/render.tsx'
 // Spec 02 "Terms consent", "Allowlist and limit screens", "Account transfer"
 // and §8 "Login-outcome screens", through the modal against a fake server.
 
-beforeEach(() => localStorage.clear())
+// The modal's lazy chunks, loaded once up front: React.lazy then resolves
+// them from the module cache, with nothing left to wait for but promises.
+beforeAll(async () => {
+  await import('./chunk.ts')
+  await import('./screens/AccountTransferScreen.tsx')
+})
+beforeEach(() => {
+  localStorage.clear()
+  vi.useFakeTimers()
+})
 afterEach(() => {
   cleanup()
+  vi.useRealTimers()
   vi.unstubAllGlobals()
 })
+
+/** Lets the fake server answer and React commit, then `ms` of fake time pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 function Host(callbacks: UseLoginParameters) {
   const { ready, authenticated, user } = useLatchkey()
@@ -62,16 +82,19 @@ const pasteCode = (code: string) => {
 }
 
 async function submitEmail(address: string) {
-  // The modal's chunk loads on first use: slow on a cold run.
-  const input = await screen.findByRole('textbox', { name: 'Email address' }, { timeout: 10_000 })
+  const input = screen.getByRole('textbox', { name: 'Email address' })
   fireEvent.change(input, { target: { value: address } })
   fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
-  await screen.findByRole('heading', { name: 'Enter confirmation code' })
+  await elapse()
+  screen.getByRole('heading', { name: 'Enter confirmation code' })
   pasteCode('123456')
+  await elapse()
 }
 
 async function logIn(address = 'alice@example.com') {
-  fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
+  await elapse()
+  fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+  await elapse(MODAL_OPEN_DELAY_MS)
   await submitEmail(address)
 }
 
@@ -91,11 +114,16 @@ describe('terms consent (spec 02)', () => {
     const now = Math.floor(Date.now() / 1000)
     return json(200, { ...wireUser('alice@example.com', now), has_accepted_terms: true })
   }
+  const termsHeading = () => screen.queryByRole('heading', { name: 'One last step' })
 
   it("'One last step' after login; Accept records it and closes with success", async () => {
     const { calls, onComplete } = render({ server: { config: legal }, route: acceptTerms })
     await logIn()
-    await screen.findByRole('heading', { name: 'One last step' }, { timeout: 3_000 })
+    // Spec 01 §4: an email login's post-login sequence starts 900 ms after success.
+    await elapse(POST_LOGIN_DELAY_MS - 1)
+    expect(termsHeading()).toBeNull()
+    await elapse(1)
+    expect(termsHeading()).not.toBeNull()
     const terms = screen.getByRole('link', { name: 'View Terms' })
     expect(terms.getAttribute('href')).toBe('https://app.example/terms')
     expect(terms.getAttribute('target')).toBe('_blank')
@@ -104,23 +132,26 @@ describe('terms consent (spec 02)', () => {
     )
 
     fireEvent.click(screen.getByRole('button', { name: 'Accept' }))
-    await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1))
+    await elapse()
+    expect(onComplete).toHaveBeenCalledTimes(1)
     expect(onComplete.mock.calls[0]?.[0]).toMatchObject({ loginMethod: 'email', isNewUser: true })
     expect(onComplete.mock.calls[0]?.[0].user.hasAcceptedTerms).toBe(true)
     expect(calls.find((c) => c.path === '/api/v1/users/me/accept_terms')).toMatchObject({
       method: 'POST',
       body: {},
     })
-    await screen.findByText('Terms accepted')
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    screen.getByText('Terms accepted')
+    await elapse(MODAL_RESET_DELAY_MS)
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 
   it("'No thanks' logs the user out; login reports TERMS_DECLINED", async () => {
     const { calls, onComplete, onError } = render({ server: { config: legal } })
     await logIn()
-    await screen.findByRole('heading', { name: 'One last step' }, { timeout: 3_000 })
+    await elapse(POST_LOGIN_DELAY_MS)
     fireEvent.click(screen.getByRole('button', { name: 'No thanks' }))
-    await screen.findByRole('button', { name: 'Log in' })
+    await elapse()
+    screen.getByRole('button', { name: 'Log in' })
     expect(onError).toHaveBeenCalledWith('TERMS_DECLINED')
     expect(onComplete).not.toHaveBeenCalled()
     expect(calls.some((c) => c.path === '/api/v1/sessions/logout')).toBe(true)
@@ -130,9 +161,10 @@ describe('terms consent (spec 02)', () => {
   it('closing the dialog on the terms screen declines too', async () => {
     const { onError } = render({ server: { config: legal } })
     await logIn()
-    await screen.findByRole('heading', { name: 'One last step' }, { timeout: 3_000 })
+    await elapse(POST_LOGIN_DELAY_MS)
     fireEvent.click(screen.getByRole('button', { name: 'Close' }))
-    await screen.findByRole('button', { name: 'Log in' })
+    await elapse()
+    screen.getByRole('button', { name: 'Log in' })
     expect(onError).toHaveBeenCalledWith('TERMS_DECLINED')
   })
 
@@ -151,8 +183,12 @@ describe('terms consent (spec 02)', () => {
     }
     const { onComplete } = render({ server: { config: legal }, route: accepted })
     await logIn()
-    await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1), { timeout: 3_000 })
-    expect(screen.queryByRole('heading', { name: 'One last step' })).toBeNull()
+    // No post-login step: the modal closes 1.4 s after success.
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(onComplete).not.toHaveBeenCalled()
+    await elapse(1)
+    expect(onComplete).toHaveBeenCalledTimes(1)
+    expect(termsHeading()).toBeNull()
   })
 })
 
@@ -162,11 +198,12 @@ describe('login-outcome screens (spec 02 §8)', () => {
       route: refuse('/api/v1/passwordless/authenticate', 'ALLOWLIST_REJECTED'),
     })
     await logIn('someone@elsewhere.example')
-    await screen.findByRole('heading', { name: "You don't have access to this app" })
+    screen.getByRole('heading', { name: "You don't have access to this app" })
     screen.getByText('Have you been invited?')
     expect(onError).toHaveBeenCalledWith('ALLOWLIST_REJECTED')
     fireEvent.click(screen.getByRole('button', { name: 'Try another account' }))
-    await screen.findByRole('heading', { name: 'Log in or sign up' })
+    await elapse()
+    screen.getByRole('heading', { name: 'Log in or sign up' })
   })
 
   it("allowlist: the app's title, detail, button text and link", async () => {
@@ -184,7 +221,7 @@ describe('login-outcome screens (spec 02 §8)', () => {
       route: refuse('/api/v1/passwordless/authenticate', 'ALLOWLIST_REJECTED'),
     })
     await logIn('someone@elsewhere.example')
-    await screen.findByRole('heading', { name: 'Private beta' })
+    screen.getByRole('heading', { name: 'Private beta' })
     screen.getByText('Join the waitlist to get in.')
     const cta = screen.getByRole('link', { name: 'Join the waitlist' })
     expect(cta.getAttribute('href')).toBe('https://app.example/waitlist')
@@ -193,9 +230,10 @@ describe('login-outcome screens (spec 02 §8)', () => {
   it("user limit: 'Unable to sign in'; 'Go back' returns to the landing screen", async () => {
     render({ route: refuse('/api/v1/passwordless/authenticate', 'USER_LIMIT_REACHED') })
     await logIn('bob@example.com')
-    await screen.findByRole('heading', { name: 'Unable to sign in' })
+    screen.getByRole('heading', { name: 'Unable to sign in' })
     fireEvent.click(screen.getByRole('button', { name: 'Go back' }))
-    await screen.findByRole('heading', { name: 'Log in or sign up' })
+    await elapse()
+    screen.getByRole('heading', { name: 'Log in or sign up' })
   })
 
   it.each([
@@ -205,18 +243,21 @@ describe('login-outcome screens (spec 02 §8)', () => {
   ])('%s on the code reads %j', async (code, title, detail) => {
     const { onError } = render({ route: refuse('/api/v1/passwordless/authenticate', code) })
     await logIn()
-    await screen.findByRole('heading', { name: title })
+    screen.getByRole('heading', { name: title })
     if (detail) screen.getByText(detail)
     expect(onError).toHaveBeenCalledWith(code)
   })
 
   it('REGION_NOT_SUPPORTED when sending the code reads the error screen too', async () => {
     render({ route: refuse('/api/v1/passwordless/init', 'REGION_NOT_SUPPORTED') })
-    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
-    const input = await screen.findByRole('textbox', { name: 'Email address' })
+    await elapse()
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await elapse(MODAL_OPEN_DELAY_MS)
+    const input = screen.getByRole('textbox', { name: 'Email address' })
     fireEvent.change(input, { target: { value: 'alice@example.com' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
-    await screen.findByRole('heading', { name: 'This region is not supported' })
+    await elapse()
+    screen.getByRole('heading', { name: 'This region is not supported' })
   })
 })
 
@@ -261,20 +302,21 @@ describe('account transfer (spec 02)', () => {
 
   async function linkTaken() {
     await logIn()
-    await screen.findByRole('button', { name: 'Link email' }, { timeout: 3_000 })
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 3_000 })
+    await elapse(SUCCESS_CLOSE_DELAY_MS + MODAL_RESET_DELAY_MS)
+    expect(screen.queryByRole('dialog')).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Link email' }))
+    await elapse(MODAL_OPEN_DELAY_MS)
     await submitEmail('taken@example.com')
   }
 
   it("transfers: check assets, 'Transfer and delete account' → 'Success!' → closes 1 s later", async () => {
     const { calls, onComplete, onError } = render({ route: transferServer(WALLET) })
     await linkTaken()
-    await screen.findByRole('heading', { name: 'Transfer account?' })
+    screen.getByRole('heading', { name: 'Transfer account?' })
     screen.getByText(/taken@example.com is already the login method of another account/)
 
     fireEvent.click(screen.getByRole('button', { name: 'Check assets first' }))
-    await screen.findByRole('heading', { name: 'Check assets first' })
+    screen.getByRole('heading', { name: 'Check assets first' })
     screen.getByText(WALLET)
     expect(screen.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(
       `https://etherscan.io/address/${WALLET}`,
@@ -282,16 +324,18 @@ describe('account transfer (spec 02)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
 
     onComplete.mockClear()
-    fireEvent.click(await screen.findByRole('button', { name: 'Transfer and delete account' }))
-    await screen.findByRole('button', { name: 'Success!' })
-    const shownAt = Date.now()
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer and delete account' }))
+    await elapse()
+    screen.getByRole('button', { name: 'Success!' })
     expect(calls.find((c) => c.path === '/api/v1/passwordless/transfer')?.body).toEqual({
       email: 'taken@example.com',
       nonce: 'nonce-1',
       accountType: 'email',
     })
-    await waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1), { timeout: 3_000 })
-    expect(Date.now() - shownAt).toBeGreaterThanOrEqual(900)
+    await elapse(TRANSFER_SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(onComplete).not.toHaveBeenCalled()
+    await elapse(1)
+    expect(onComplete).toHaveBeenCalledTimes(1)
     expect(onComplete.mock.calls[0]?.[0]).toMatchObject({
       wasAlreadyAuthenticated: true,
       loginMethod: 'email',
@@ -302,11 +346,12 @@ describe('account transfer (spec 02)', () => {
   it("'No thanks' closes without transferring", async () => {
     const { calls, onError } = render({ route: transferServer(null) })
     await linkTaken()
-    await screen.findByRole('heading', { name: 'Transfer account?' })
+    screen.getByRole('heading', { name: 'Transfer account?' })
     // No embedded wallet on the other account: no asset check.
     expect(screen.queryByRole('button', { name: 'Check assets first' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'No thanks' }))
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    await elapse(MODAL_RESET_DELAY_MS)
+    expect(screen.queryByRole('dialog')).toBeNull()
     expect(calls.some((c) => c.path === '/api/v1/passwordless/transfer')).toBe(false)
     expect(onError).toHaveBeenCalledWith('ACCOUNT_TRANSFER_REQUIRED')
   })
@@ -318,8 +363,9 @@ describe('account transfer (spec 02)', () => {
         : transferServer(null)(call)
     render({ route })
     await linkTaken()
-    fireEvent.click(await screen.findByRole('button', { name: 'Transfer and delete account' }))
-    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong')
+    fireEvent.click(screen.getByRole('button', { name: 'Transfer and delete account' }))
+    await elapse()
+    expect(screen.getByRole('alert').textContent).toBe('Something went wrong')
     screen.getByRole('button', { name: 'No thanks' })
   })
 })

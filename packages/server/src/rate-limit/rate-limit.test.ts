@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, describe, expect, it } from 'vitest'
+import { createClient } from 'redis'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { MemoryRateLimiter } from './memory.ts'
 import { RedisRateLimiter } from './redis.ts'
 
@@ -32,9 +33,23 @@ describe('MemoryRateLimiter', () => {
 })
 
 describe('RedisRateLimiter (127.0.0.1:6379)', () => {
+  const url = 'redis://127.0.0.1:6379'
   const prefix = `latchkey-test:${randomBytes(6).toString('hex')}:`
-  const limiter = new RedisRateLimiter('redis://127.0.0.1:6379', { prefix })
-  afterAll(() => limiter.close())
+  const limiter = new RedisRateLimiter(url, { prefix })
+  // Windows live on Redis's clock: a second connection reads their expiry and ends them.
+  const redis = createClient({ url })
+  beforeAll(() => redis.connect())
+  afterAll(async () => {
+    await limiter.close()
+    await redis.quit()
+  })
+  // `resetAt` is read from Date.now(): frozen, it can be compared exactly.
+  const NOW = Date.UTC(2030, 0, 1)
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(NOW)
+  })
+  afterEach(() => vi.useRealTimers())
 
   it('counts hits atomically across concurrent callers', async () => {
     const results = await Promise.all(
@@ -46,18 +61,27 @@ describe('RedisRateLimiter (127.0.0.1:6379)', () => {
   })
 
   it('opens the window on the first hit and expires it', async () => {
-    const first = await limiter.hit('window', 1, 200)
+    const first = await limiter.hit('window', 1, 60_000)
     expect(first.allowed).toBe(true)
-    expect(first.resetAt).toBeGreaterThan(Date.now())
-    expect((await limiter.hit('window', 1, 200)).allowed).toBe(false)
-    await new Promise((r) => setTimeout(r, 300))
-    expect((await limiter.hit('window', 1, 200)).allowed).toBe(true)
+    expect(first.resetAt).toBeGreaterThan(NOW)
+    expect(first.resetAt).toBeLessThanOrEqual(NOW + 60_000)
+    // The key expires with the window: Redis drops it, nothing has to.
+    const ttl = await redis.pTTL(`${prefix}window`)
+    expect(ttl).toBeGreaterThan(0)
+    expect(ttl).toBeLessThanOrEqual(60_000)
+    expect((await limiter.hit('window', 1, 60_000)).allowed).toBe(false)
+    // The window ends (its expiry moved to the past), and the next hit opens a new one.
+    await redis.pExpireAt(`${prefix}window`, 1)
+    const next = await limiter.hit('window', 1, 60_000)
+    expect(next.allowed).toBe(true)
+    expect(next.remaining).toBe(0)
+    expect(await limiter.peek('window')).toBe(1)
   })
 
   it('a later hit does not extend the window (PEXPIRE NX)', async () => {
     const a = await limiter.hit('nx', 10, 1_000)
-    await new Promise((r) => setTimeout(r, 50))
     const b = await limiter.hit('nx', 10, 5_000)
-    expect(b.resetAt).toBeLessThanOrEqual(a.resetAt + 20)
+    expect(b.resetAt).toBeLessThanOrEqual(a.resetAt)
+    expect(await redis.pTTL(`${prefix}nx`)).toBeLessThanOrEqual(1_000)
   })
 })

@@ -10,7 +10,7 @@ import {
   waitForFarcaster,
 } from '@latchkey/core'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkey } from '../../../hooks/useLatchkey.ts'
 import { LatchkeyProvider } from '../../../LatchkeyProvider.tsx'
 import {
@@ -356,6 +356,8 @@ function Host() {
 }
 
 describe('Farcaster in the modal', () => {
+  // The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+  beforeAll(() => import('../../chunk.ts'))
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), {
       status,
@@ -425,6 +427,6 @@ describe('Farcaster in the modal', () => {
       fid: PROOF.fid,
       mode: 'login-or-sign-up',
     })
-    await screen.findByText('Logged in', undefined, { timeout: 3_000 })
+    await screen.findByText('Logged in')
   })
 })

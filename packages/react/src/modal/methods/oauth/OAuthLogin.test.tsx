@@ -1,6 +1,7 @@
 import { oauthPendingKey } from '@latchkey/core'
+import { MODAL_RESET_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LatchkeyConfig } from '../../../config.ts'
 import { useLatchkey } from '../../../hooks/useLatchkey.ts'
 import { useLogin } from '../../../hooks/useLogin.ts'
@@ -37,6 +38,12 @@ const loggedIn = () => {
   })
 }
 
+// The code the provider loads lazily (the modal's chunk, the redirect return), loaded once
+// up front: opening the dialog then waits on nothing but promises.
+beforeAll(async () => {
+  await import('../../chunk.ts')
+  await import('../../../redirect-return.ts')
+})
 beforeEach(() => {
   localStorage.clear()
   sessionStorage.clear()
@@ -59,6 +66,9 @@ afterEach(() => {
   vi.useRealTimers()
   history.replaceState(null, '', '/')
 })
+
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 const CONFIG: LatchkeyConfig = { loginMethods: ['email', 'google', 'github'] }
 
@@ -132,7 +142,7 @@ describe('social login in the modal', () => {
   })
 
   it("the return opens the modal: 'Verifying connection' → 'Successfully connected' → closes", async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true })
+    vi.useFakeTimers()
     pendingFromModal()
     history.replaceState(null, '', `/?code=abc&state=${STATE}&keep=1`)
     let release: () => void = () => {}
@@ -145,15 +155,20 @@ describe('social login in the modal', () => {
     const onComplete = vi.fn()
     renderHost(onComplete)
 
-    await screen.findByRole('heading', { name: 'Verifying connection to Google' })
+    await elapse()
+    screen.getByRole('heading', { name: 'Verifying connection to Google' })
     expect(location.search).toBe('?keep=1')
-    await act(async () => release())
-    await screen.findByRole('heading', { name: 'Successfully connected with Google' })
-    await act(() => vi.advanceTimersByTimeAsync(1_400))
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    release()
+    await elapse()
+    screen.getByRole('heading', { name: 'Successfully connected with Google' })
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(onComplete).not.toHaveBeenCalled()
+    await elapse(1)
     expect(onComplete).toHaveBeenCalledWith(
       expect.objectContaining({ loginMethod: 'google', isNewUser: true }),
     )
+    await elapse(MODAL_RESET_DELAY_MS)
+    expect(screen.queryByRole('dialog')).toBeNull()
     expect(screen.getByText('Logged in')).toBeTruthy()
   })
 

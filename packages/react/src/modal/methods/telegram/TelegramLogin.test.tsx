@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkey } from '../../../hooks/useLatchkey.ts'
 import { LatchkeyProvider } from '../../../LatchkeyProvider.tsx'
 import { API_URL, APP_ID } from '../../../test/fake-server.ts'
@@ -8,6 +8,12 @@ import { REFUSED_TELEGRAM_HASH, stubIdentityServer } from '../../../test/identit
 // Telegram in the modal: the button leaves for Telegram's login page; its
 // return reopens the modal, which verifies the signed result.
 
+// The code the provider loads lazily (the modal's chunk, the redirect return), loaded once
+// up front: opening the dialog then waits on nothing but promises.
+beforeAll(async () => {
+  await import('../../chunk.ts')
+  await import('../../../redirect-return.ts')
+})
 beforeEach(() => {
   localStorage.clear()
   sessionStorage.clear()
@@ -68,7 +74,7 @@ describe('Telegram login in the modal', () => {
       telegram_auth_result: { id: 42, first_name: 'Ada', hash: 'a'.repeat(64) },
       mode: 'login-or-sign-up',
     })
-    await screen.findByText('Logged in', undefined, { timeout: 3_000 })
+    await screen.findByText('Logged in')
   })
 
   it("inside a Mini App with seamless auth, sends the Mini App's initData without leaving", async () => {

@@ -16,13 +16,14 @@ import {
 } from '@latchkey/core/external'
 import {
   MOBILE_REDIRECT_STILL_HERE_MS,
+  MODAL_OPEN_DELAY_MS,
   SUCCESS_CLOSE_DELAY_MS,
   WALLET_RETRY_LIMIT,
 } from '@latchkey/protocol/constants'
 import type { ChainType } from '@latchkey/protocol/schemas'
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { mainnet } from 'viem/chains'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useLatchkey } from '../../../hooks/useLatchkey.ts'
 import { type UseLoginParameters, useLogin } from '../../../hooks/useLogin.ts'
 import type { LatchkeyInstance } from '../../../store.ts'
@@ -214,6 +215,8 @@ function deferred<T>() {
 
 const heading = () => screen.getByRole('heading').textContent
 const flush = () => act(async () => {})
+/** Under fake timers: lets pending promises settle and React commit, then `ms` pass. */
+const elapse = (ms = 0) => act(() => vi.advanceTimersByTimeAsync(ms))
 const pick = (name: string) => fireEvent.click(screen.getByRole('button', { name }))
 /** A wallet's EIP-1193 user rejection, as a wallet throws it. */
 const rejection = () => Object.assign(new Error('User rejected the request.'), { code: 4001 })
@@ -851,7 +854,9 @@ function announceWallet() {
   return () => window.removeEventListener('eip6963:requestProvider', announce)
 }
 
-describe('wallet login in the modal', { timeout: 15_000 }, () => {
+describe('wallet login in the modal', () => {
+  // The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
+  beforeAll(() => import('../../chunk.ts'))
   let stop: () => void
   beforeEach(() => {
     localStorage.clear()
@@ -864,19 +869,27 @@ describe('wallet login in the modal', { timeout: 15_000 }, () => {
       wireUser('alice@example.com', Math.floor(Date.now() / 1000)) as Parameters<typeof toUser>[0],
     )
     siwe.mockResolvedValue({ user, isNewUser: true })
+    vi.useFakeTimers()
     const onComplete = vi.fn()
     renderWithProvider(<ModalHost onComplete={onComplete} />)
-    fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
-    await screen.findByRole('heading', { name: 'Log in with a wallet' })
+    await elapse()
+    fireEvent.click(screen.getByRole('button', { name: 'Log in' }))
+    await elapse(MODAL_OPEN_DELAY_MS)
+    screen.getByRole('heading', { name: 'Log in with a wallet' })
     // Opened on the method itself: nothing to go back to.
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull()
-    fireEvent.click(await screen.findByRole('button', { name: 'Test Wallet' }, { timeout: 10_000 }))
+    fireEvent.click(screen.getByRole('button', { name: 'Test Wallet' }))
+    await elapse()
 
-    await screen.findByRole('heading', { name: 'Successfully connected with Test Wallet' })
+    screen.getByRole('heading', { name: 'Successfully connected with Test Wallet' })
     expect(siwe).toHaveBeenCalledTimes(1)
     expect(siwe.mock.calls[0]?.[1]).toMatchObject({ type: 'ethereum', address: MODAL_ADDRESS })
     expect(siwe.mock.calls[0]?.[2]).toMatchObject({ intent: 'login', mode: 'login-or-sign-up' })
-    await vi.waitFor(() => expect(onComplete).toHaveBeenCalledTimes(1), { timeout: 3_000 })
+    // Spec 01 §4: the modal closes 1.4 s after a wallet's success.
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(onComplete).not.toHaveBeenCalled()
+    await elapse(1)
+    expect(onComplete).toHaveBeenCalledTimes(1)
     expect(onComplete).toHaveBeenCalledWith(
       expect.objectContaining({ loginMethod: 'wallet', isNewUser: true, user }),
     )
@@ -887,7 +900,7 @@ describe('wallet login in the modal', { timeout: 15_000 }, () => {
     const onError = vi.fn()
     renderWithProvider(<ModalHost disableSignup onError={onError} />)
     fireEvent.click(await screen.findByRole('button', { name: 'Log in' }))
-    fireEvent.click(await screen.findByRole('button', { name: 'Test Wallet' }, { timeout: 10_000 }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Test Wallet' }))
     await screen.findByRole('heading', { name: 'Account not found' })
     expect(siwe.mock.calls[0]?.[2]).toMatchObject({ mode: 'no-signup' })
     expect(onError).toHaveBeenCalledWith('USER_DOES_NOT_EXIST')

@@ -1,0 +1,7 @@
+import { configure } from '@testing-library/react'
+
+// `findBy*` and `waitFor` wait for an event, up to this ceiling. React holds a
+// lazy screen's first reveal back for 300 ms of real time (its Suspense
+// throttle), which a loaded CI machine can stretch: the ceiling is generous so
+// that only a screen that never comes fails, never a slow one.
+configure({ asyncUtilTimeout: 5_000 })
