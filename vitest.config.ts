@@ -1,35 +1,100 @@
-import { defineConfig } from 'vitest/config'
+import { fileURLToPath } from 'node:url'
+import { defaultClientConditions, defaultServerConditions } from 'vite'
+import { configDefaults, defineConfig } from 'vitest/config'
+import { filesThatMockModules, splitServerTests } from './scripts/storage-tests.ts'
 
-// One runner for everything: `npm test` runs unit, server and browser tests.
+// One runner for everything: `npm test` runs every project below (SQLite, or
+// PostgreSQL for `storage` and `e2e` when DATABASE_URL is set). CI runs the
+// projects that touch no database once, and `storage` plus a browser smoke
+// pass again on PostgreSQL (`npm run test:postgres`); docs/testing.md.
+//
+// Test files share one module graph per worker (`isolate: false`): importing
+// the server or the modal once instead of once per file is most of the suite's
+// speed. Files that replace modules with `vi.mock` get their own graph.
+const root = fileURLToPath(new URL('.', import.meta.url))
+const clientDirs = [
+  'packages/protocol/src',
+  'packages/core/src',
+  'packages/react/src',
+  'packages/enclave/src',
+]
+const mocking = filesThatMockModules(root, clientDirs)
+const server = splitServerTests(root)
+const testingLibrarySetup = 'packages/react/src/test/setup.ts'
+
+// Workspace packages resolve to their TypeScript sources through the
+// `latchkey-source` export condition (dist/ is what apps that install them get).
+const SOURCE_CONDITION = 'latchkey-source'
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   test: {
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
       {
+        extends: true,
         test: {
           name: 'unit',
-          include: ['packages/{protocol,core,react,enclave}/src/**/*.test.{ts,tsx}'],
+          include: clientDirs.map((dir) => `${dir}/**/*.test.{ts,tsx}`),
+          exclude: mocking,
           environment: 'happy-dom',
+          setupFiles: [testingLibrarySetup],
+          isolate: false,
         },
       },
       {
+        extends: true,
+        test: {
+          name: 'unit-mocks',
+          include: mocking,
+          environment: 'happy-dom',
+          setupFiles: [testingLibrarySetup],
+        },
+      },
+      {
+        extends: true,
         test: {
           name: 'server',
-          include: ['packages/server/src/**/*.test.ts'],
+          include: server.pure,
           environment: 'node',
+          isolate: false,
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'storage',
+          include: server.storage,
+          environment: 'node',
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'e2e/packaging/**'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Packs the published packages and installs them in apps outside the repo.
+          name: 'packaging',
+          include: ['e2e/packaging/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],

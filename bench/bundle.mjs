@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import react from '@vitejs/plugin-react'
-import { build } from 'vite'
+import { build, defaultClientConditions } from 'vite'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length
@@ -18,6 +18,8 @@ async function buildApp(name) {
     root: join(here, 'bundle', name),
     logLevel: 'silent',
     plugins: [react()],
+    // The SDK from its TypeScript sources (the packages' `latchkey-source` export).
+    resolve: { conditions: ['latchkey-source', ...defaultClientConditions] },
     build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false } },
   })
   const html = readFileSync(join(outDir, 'index.html'), 'utf8')

@@ -15,7 +15,15 @@ export function startServerProcess({ origins = [] } = {}) {
   if (pin) spawnSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' })
   // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []
-  const node = [process.execPath, ...extra, '--import', 'tsx', join(here, 'server-proc.ts')]
+  // The server from its TypeScript sources: tsx, and the packages' `latchkey-source` export.
+  const node = [
+    process.execPath,
+    ...extra,
+    '--conditions=latchkey-source',
+    '--import',
+    'tsx',
+    join(here, 'server-proc.ts'),
+  ]
   const [command, ...args] = pin ? ['taskset', '-c', '0', ...node] : node
   const child = spawn(command, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isRunnableDevEnvironment } from 'vite'
 import type { TestProject } from 'vitest/node'
 
 export interface E2EContext {
@@ -80,17 +81,36 @@ const OIDC_ACCOUNTS: E2EOidcAccount[] = [
 const root = join(import.meta.dirname, '..')
 
 /**
+ * Imports a workspace package from its TypeScript sources, as the tests do:
+ * through Vite's SSR environment, which resolves the `latchkey-source` export
+ * condition (vitest.config.ts). The loader of this file does not: Vitest's
+ * own environment keeps Vite's default conditions, which pick `dist/`.
+ */
+function importSource<T>(project: TestProject, id: string): Promise<T> {
+  const ssr = project.vite.environments.ssr
+  if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error('no runnable SSR environment')
+  return ssr.runner.import(id)
+}
+
+/**
  * Starts what a user runs: the Latchkey server (SQLite in a temp dir, or a
  * fresh schema of DATABASE_URL's Postgres) with the dev mailbox, and the demo
  * app on Vite, with the demo's origin allowed. Google and GitHub logins go to
  * local peers: a real OpenID Provider and a GitHub look-alike.
  */
 export default async function setup(project: TestProject) {
-  const { startServer, ensureApp } = await import('@latchkey/server')
-  const { startFakeGoogle, startFakeCloudKit } = await import('@latchkey/server/test/fakes')
+  const { startServer, ensureApp } = await importSource<typeof import('@latchkey/server')>(
+    project,
+    '@latchkey/server',
+  )
+  const { startFakeGoogle, startFakeCloudKit } = await importSource<
+    typeof import('@latchkey/server/test/fakes')
+  >(project, '@latchkey/server/test/fakes')
   const google = await startFakeGoogle({ clients: [GOOGLE_CLIENT] })
   const cloudKit = await startFakeCloudKit(ICLOUD_CONTAINER)
-  const { startTestOidcProvider, startTestGithub } = await import('@latchkey/server/test/oidc')
+  const { startTestOidcProvider, startTestGithub } = await importSource<
+    typeof import('@latchkey/server/test/oidc')
+  >(project, '@latchkey/server/test/oidc')
   // The server needs the provider's endpoints before it starts, the demo needs
   // the server's URL, and the provider's client needs the demo's page as its
   // redirect URI: the provider listens now (its issuer is known) and has the

@@ -54,10 +54,14 @@ interface ServerProcess {
 
 /** Starts e2e/fixtures/latchkey-server.ts and waits until it serves. */
 async function startServerProcess(options: LatchkeyServerFixture): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, JSON.stringify(options)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--conditions=latchkey-source', '--import', 'tsx', FIXTURE, JSON.stringify(options)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   )

@@ -15,8 +15,14 @@ const serverUrl = `http://localhost:${serverPort}`
 const demoUrl = `http://localhost:${demoPort}`
 // A fixed id keeps the demo's configuration stable across restarts (dev only).
 const DEMO_APP_ID = 'latchkeydemo0000000000001'
-const tsx = join(root, 'node_modules/.bin/tsx')
-const cli = join(root, 'packages/server/src/cli.ts')
+// The server CLI from its TypeScript sources: through tsx, with the workspace
+// packages resolved to their sources too (their `latchkey-source` export).
+const cli = [
+  '--conditions=latchkey-source',
+  '--import',
+  'tsx',
+  join(root, 'packages/server/src/cli.ts'),
+]
 const env = {
   ...process.env,
   LATCHKEY_PUBLIC_URL: serverUrl,
@@ -33,11 +39,13 @@ const anvil = join(
 )
 
 const ensure = spawnSync(
-  tsx,
+  process.execPath,
   [
-    cli,
+    ...cli,
     'apps',
     'ensure',
+    // A fresh clone has no database yet: the CLI creates one only when asked.
+    '--init',
     '--id',
     DEMO_APP_ID,
     '--name',
@@ -87,7 +95,7 @@ process.on('SIGTERM', () => shutdown(0))
 
 // The local chain (Anvil, chain id 31337) with its funded dev accounts.
 run('anvil', anvil, ['--port', String(anvilPort), '--host', '127.0.0.1', '--silent'])
-run('server', tsx, [cli, 'serve'])
+run('server', process.execPath, [...cli, 'serve'])
 run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '--strictPort'], {
   cwd: join(root, 'apps/demo'),
   extraEnv: { VITE_LATCHKEY_API_URL: serverUrl, VITE_LATCHKEY_APP_ID: DEMO_APP_ID },

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { build, defineConfig, type InlineConfig, type Plugin } from 'vite'
+import { build, defaultClientConditions, defineConfig, type InlineConfig, type Plugin } from 'vite'
 
 // Builds the enclave's two page scripts into dist/: enclave.js (the wallet
 // page, served at /apps/enclave.js by packages/server/src/enclave/page.ts) and
@@ -18,6 +18,8 @@ function pageBuild(entry: string, fileName: string, emptyOutDir: boolean): Inlin
     publicDir: false,
     logLevel: 'warn',
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // @latchkey/protocol from its TypeScript sources (its `latchkey-source` export).
+    resolve: { conditions: ['latchkey-source', ...defaultClientConditions] },
     build: {
       outDir: 'dist',
       emptyOutDir,

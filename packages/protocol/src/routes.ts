@@ -15,6 +15,7 @@ export const routes = {
   usersMe: '/api/v1/users/me',
   analyticsEvents: '/api/v1/analytics_events',
   openapi: '/api/v1/openapi.json',
+  health: '/health',
   devMailbox: '/api/v1/dev/mailbox',
   embeddedWalletsCreate: '/api/v1/embedded_wallets',
   embeddedWalletsAdd: '/api/v1/embedded_wallets/add',

@@ -160,7 +160,7 @@ export interface LatchkeyServerOptions {
   production?: boolean
   /** Serve the dev mailbox even in production (never do this on the internet). */
   forceDevMailbox?: boolean
-  /** The built enclave page bundle (default packages/enclave/dist/enclave.js, `npm run build:enclave`). */
+  /** The built enclave page bundle (default: packages/enclave/dist/enclave.js from source, dist/assets/enclave.js installed). */
   enclaveBundlePath?: string
   /** Clock in epoch ms, injectable for tests. */
   now?: () => number

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
 import type { HonoEnv, Services } from '../http/context.ts'
 import {
   createBundleLoader,
   ENCLAVE_CONFIG_ELEMENT_ID,
+  enclaveBundlePath,
   jsonForScriptBlock,
   serveBundle,
   servePage,
@@ -15,13 +15,11 @@ export const EXPORT_SCRIPT_PATH = '/apps/export.js'
 /** The key-export page the host app frames (spec 03 "Key export"). */
 export const enclaveExportPagePath = (appId: string) => `/apps/${appId}/embedded-wallets/export`
 
-/** The built export bundle: `npm run build:enclave` writes it beside dist/enclave.js. */
-export const DEFAULT_EXPORT_BUNDLE_PATH = fileURLToPath(
-  new URL('../../../enclave/dist/export.js', import.meta.url),
-)
+/** The built export bundle, beside enclave.js (see {@link enclaveBundlePath}). */
+export const DEFAULT_EXPORT_BUNDLE_PATH = enclaveBundlePath('export.js')
 
 export interface EnclaveExportPageOptions {
-  /** The built `export.js` (default: packages/enclave/dist/export.js). */
+  /** The built `export.js` (default: {@link DEFAULT_EXPORT_BUNDLE_PATH}). */
   bundlePath?: string
 }
 

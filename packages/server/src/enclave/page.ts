@@ -10,13 +10,24 @@ export const ENCLAVE_SCRIPT_PATH = '/apps/enclave.js'
 /** The id of the inlined JSON config the page reads (packages/enclave/src/page/config.ts). */
 export const ENCLAVE_CONFIG_ELEMENT_ID = 'latchkey-enclave-config'
 
-/** The built page bundle: `npx vite build --config packages/enclave/vite.config.ts`. */
-export const DEFAULT_ENCLAVE_BUNDLE_PATH = fileURLToPath(
-  new URL('../../../enclave/dist/enclave.js', import.meta.url),
-)
+/**
+ * Where a built enclave page script is. The compiled server (an installed
+ * package runs dist/enclave/page.js) has it in its own dist/assets/, copied
+ * there by its build (scripts/build-packages.mjs); from source in the
+ * monorepo it is the enclave package's build output, packages/enclave/dist/
+ * (`npm run build:enclave`).
+ */
+export function enclaveBundlePath(fileName: 'enclave.js' | 'export.js'): string {
+  const fromSource = import.meta.url.endsWith('.ts')
+  const relative = fromSource ? `../../../enclave/dist/${fileName}` : `../assets/${fileName}`
+  return fileURLToPath(new URL(relative, import.meta.url))
+}
+
+/** The built page bundle (see {@link enclaveBundlePath}). */
+export const DEFAULT_ENCLAVE_BUNDLE_PATH = enclaveBundlePath('enclave.js')
 
 export interface EnclavePageOptions {
-  /** The built `enclave.js` (default: packages/enclave/dist/enclave.js). */
+  /** The built `enclave.js` (default: {@link DEFAULT_ENCLAVE_BUNDLE_PATH}). */
   bundlePath?: string
 }
 
