@@ -25,6 +25,8 @@ const server = await startServer({
     codeSendsPerIdentifier: unlimited,
     codeSendsPerIp: unlimited,
     codeAttemptsPerIdentifier: unlimited,
+    codeAttemptsPerIp: unlimited,
+    walletKeyRequestsPerIp: unlimited,
   },
   logger: { info() {}, warn() {}, error: (m) => console.error(m) },
 })

@@ -29,6 +29,14 @@ export interface RateLimitOptions {
   codeResendCooldownMs: number
   /** Code attempts (right or wrong) for one address, across codes (default 20 per hour). */
   codeAttemptsPerIdentifier: RateLimitRule
+  /** Code attempts (right or wrong) from one IP, across addresses and apps (default 100 per hour). */
+  codeAttemptsPerIp: RateLimitRule
+  /**
+   * Embedded-wallet key requests from one IP, across apps: create and import,
+   * add, auth share (signing, export), recovery material, set recovery and
+   * the cloud-recovery consent routes (default 600 per 10 minutes).
+   */
+  walletKeyRequestsPerIp: RateLimitRule
   /** Cloud-recovery consents (init, init_icloud) one user may start (default 20 per 10 minutes). */
   cloudConsentsPerUser: RateLimitRule
   /** Telegram authenticate/link calls from one IP (default 30 per minute). */
@@ -136,7 +144,12 @@ export interface LatchkeyServerOptions {
   ownsDb?: boolean
   /** Directory for the SQLite file and the dev master key (default `.data` under cwd). */
   dataDir?: string
-  /** Public base URL of this server; also the token issuer (default http://localhost:PORT). */
+  /**
+   * Public base URL of this server; also the token issuer (default
+   * http://localhost:PORT). Origin checks take its origin as this server's
+   * own (the enclave's), next to the apps' allowed origins; without it, the
+   * loopback names on `port`. The request's Host is never trusted.
+   */
   publicUrl?: string
   /** Token issuer, when it must differ from publicUrl. */
   issuer?: string
@@ -244,6 +257,8 @@ export const defaultRateLimits: RateLimitOptions = {
   codeSendsPerIdentifier: { limit: 10, windowMs: 60 * 60_000 },
   codeSendsPerIp: { limit: 50, windowMs: 60 * 60_000 },
   codeAttemptsPerIdentifier: { limit: 20, windowMs: 60 * 60_000 },
+  codeAttemptsPerIp: { limit: 100, windowMs: 60 * 60_000 },
+  walletKeyRequestsPerIp: { limit: 600, windowMs: 10 * 60_000 },
   cloudConsentsPerUser: { limit: 20, windowMs: 10 * 60_000 },
   telegramAuthPerIp: { limit: 30, windowMs: 60_000 },
   codeResendCooldownMs: CODE_RESEND_COOLDOWN_MS,
@@ -289,6 +304,12 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   const failures = int('LATCHKEY_RATE_CODE_ATTEMPTS_PER_ADDRESS')
   if (failures !== undefined)
     rateLimits.codeAttemptsPerIdentifier = { limit: failures, windowMs: hour }
+  const attemptsPerIp = int('LATCHKEY_RATE_CODE_ATTEMPTS_PER_IP')
+  if (attemptsPerIp !== undefined)
+    rateLimits.codeAttemptsPerIp = { limit: attemptsPerIp, windowMs: hour }
+  const keyRequests = int('LATCHKEY_RATE_WALLET_KEY_REQUESTS_PER_IP')
+  if (keyRequests !== undefined)
+    rateLimits.walletKeyRequestsPerIp = { limit: keyRequests, windowMs: 10 * 60_000 }
   const sessions: Partial<SessionOptions> = {}
   const ttl = int('LATCHKEY_ACCESS_TOKEN_TTL_S')
   if (ttl !== undefined) sessions.accessTokenTtlS = ttl

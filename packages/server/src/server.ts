@@ -55,6 +55,7 @@ import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
+import { resolveOwnOrigins } from './http/own-origins.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
 import { MemoryRateLimiter } from './rate-limit/memory.ts'
 import { RedisRateLimiter } from './rate-limit/redis.ts'
@@ -151,6 +152,10 @@ export async function createLatchkeyServer(
   const port = options.port ?? DEFAULT_PORT
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '')
   const issuer = options.issuer ?? publicUrl
+  if (options.production && !options.publicUrl)
+    logger.warn(
+      `LATCHKEY_PUBLIC_URL is not set: tokens name ${publicUrl} as issuer, and the enclave works only from loopback addresses`,
+    )
 
   let db: Kysely<Database>
   let ownsDb: boolean
@@ -206,6 +211,7 @@ export async function createLatchkeyServer(
 
     const config: ResolvedConfig = {
       publicUrl,
+      ownOrigins: resolveOwnOrigins(options.publicUrl, port),
       issuer,
       mailFrom: options.mailFrom ?? 'Latchkey <no-reply@localhost>',
       rateLimits: { ...defaultRateLimits, ...(options.rateLimits ?? {}) },

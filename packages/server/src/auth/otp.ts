@@ -4,6 +4,7 @@ import { affected } from '../db/connect.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newId, newNumericCode } from '../ids.ts'
+import { limitPerIp } from '../rate-limit/limit-per-ip.ts'
 
 /** Delivery channels of one-time codes; SMS and WhatsApp reuse this module. */
 export type OtpChannel = 'email' | 'sms' | 'whatsapp'
@@ -34,6 +35,12 @@ const codeHash = (
  * send caps. Never looks at whether the identifier belongs to a user, so the
  * answer is the same for known and unknown identifiers (security bar 6).
  * Returns the plaintext code for delivery; the caller must not log it.
+ *
+ * The cooldown is claimed by one conditional upsert on the identifier's
+ * `otp_send_cooldowns` row, so concurrent sends yield one code on SQLite and
+ * Postgres alike (tracker issue 15, 7c). The per-IP cap is counted before the
+ * claim (an IP past its cap cannot hold anyone's cooldown), the per-identifier
+ * cap after it (a concurrent burst spends one send, not twenty).
  */
 export async function issueOtp(
   services: Services,
@@ -42,27 +49,36 @@ export async function issueOtp(
   const { db, limiter, config } = services
   const { appId, channel, identifier } = input
   const now = services.now()
+  const cooldownMs = config.rateLimits.codeResendCooldownMs
 
-  const latest = await db
-    .selectFrom('otp_codes')
-    .select('created_at')
+  // A resend within the cooldown is refused before it counts against any cap.
+  const last = await db
+    .selectFrom('otp_send_cooldowns')
+    .select('sent_at')
     .where('app_id', '=', appId)
     .where('channel', '=', channel)
     .where('identifier', '=', identifier)
-    .orderBy('created_at', 'desc')
-    .limit(1)
     .executeTakeFirst()
-  if (latest && now - Number(latest.created_at) < config.rateLimits.codeResendCooldownMs)
-    throw new ApiError('RESEND_COOLDOWN')
+  if (last && now - Number(last.sent_at) < cooldownMs) throw new ApiError('RESEND_COOLDOWN')
 
+  await limitPerIp(services, 'otp-send', config.rateLimits.codeSendsPerIp, input.ip)
+
+  // The claim: inserts the row, or moves `sent_at` only when the cooldown has
+  // passed. Concurrent claims serialise on the row; exactly one changes it.
+  const claimed = await db
+    .insertInto('otp_send_cooldowns')
+    .values({ app_id: appId, channel, identifier, sent_at: now })
+    .onConflict((oc) =>
+      oc
+        .columns(['app_id', 'channel', 'identifier'])
+        .doUpdateSet({ sent_at: now })
+        .where('otp_send_cooldowns.sent_at', '<=', now - cooldownMs),
+    )
+    .executeTakeFirst()
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) throw new ApiError('RESEND_COOLDOWN')
+
+  // Past the cap the cooldown stays claimed: no code could go out in it anyway.
   const perIdentifier = config.rateLimits.codeSendsPerIdentifier
-  const perIp = config.rateLimits.codeSendsPerIp
-  const ipResult = await limiter.hit(
-    `otp-send-ip:${input.ip ?? 'unknown'}`,
-    perIp.limit,
-    perIp.windowMs,
-  )
-  if (!ipResult.allowed) throw new ApiError('TOO_MANY_REQUESTS')
   const idResult = await limiter.hit(
     `otp-send:${appId}:${channel}:${identifier}`,
     perIdentifier.limit,
@@ -96,10 +112,15 @@ export async function issueOtp(
         created_at: now,
       })
       .execute()
-    // Housekeeping: codes long past expiry are of no use to anyone.
+    // Housekeeping: codes long past expiry, and cooldowns long over, are of no use to anyone.
+    const day = 24 * 60 * 60_000
     await tx
       .deleteFrom('otp_codes')
-      .where('expires_at', '<', now - 24 * 60 * 60_000)
+      .where('expires_at', '<', now - day)
+      .execute()
+    await tx
+      .deleteFrom('otp_send_cooldowns')
+      .where('sent_at', '<', now - Math.max(day, cooldownMs))
       .execute()
   })
   return { code, expiresAt }
@@ -110,6 +131,8 @@ export interface VerifyOtpInput {
   channel: OtpChannel
   identifier: string
   code: string
+  /** Caller IP for the per-IP cap (undefined when unknown). */
+  ip: string | undefined
 }
 
 /**
@@ -117,15 +140,18 @@ export interface VerifyOtpInput {
  * atomically BEFORE the comparison (`attempts < CODE_MAX_ATTEMPTS` in the
  * UPDATE), so a concurrent burst of guesses cannot exceed the cap; a correct
  * code is consumed with a conditional UPDATE, so it works exactly once.
- * Every attempt also counts against a per-identifier cap across codes,
- * taken atomically from the rate limiter before anything else, so that cap
- * holds under a concurrent burst too.
+ * Every attempt also counts against a per-IP cap and a per-identifier cap
+ * across codes, taken atomically from the rate limiter before anything
+ * else, so those caps hold under a concurrent burst too. The per-IP cap comes
+ * first: an IP past it spends nothing of the address's own budget.
  *
- * Throws INVALID_CODE (wrong, expired, none), TOO_MANY_ATTEMPTS (cap hit).
+ * Throws INVALID_CODE (wrong, expired, none), TOO_MANY_ATTEMPTS (per-code or
+ * per-identifier cap hit), TOO_MANY_REQUESTS (per-IP cap hit).
  */
 export async function verifyOtp(services: Services, input: VerifyOtpInput): Promise<void> {
   const { db, limiter, config } = services
   const { appId, channel, identifier } = input
+  await limitPerIp(services, 'otp-attempt', config.rateLimits.codeAttemptsPerIp, input.ip)
   const perIdentifier = config.rateLimits.codeAttemptsPerIdentifier
   const counted = await limiter.hit(
     `otp-attempt:${appId}:${channel}:${identifier}`,

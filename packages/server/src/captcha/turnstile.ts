@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { getAppProviderCredentials } from '../apps/credentials.ts'
+import type { AppRecord } from '../apps/service.ts'
 import { ApiError } from '../errors.ts'
 import type { CaptchaCheck } from './types.ts'
 
@@ -27,16 +28,35 @@ const SERVER_SIDE_ERRORS = new Set([
 ])
 
 /**
+ * The hostnames a Turnstile answer may name for a request from `origin`: the
+ * request's app origin's, exactly. An Origin the app does not list (this
+ * server's own pages) names none. A request without an Origin (server to
+ * server; such a caller could send any Origin it likes) may use any of the
+ * app's origins.
+ */
+function expectedHostnames(app: AppRecord, origin: string | undefined): string[] {
+  if (origin === undefined) return app.allowedOrigins.map((allowed) => new URL(allowed).hostname)
+  return app.allowedOrigins.includes(origin) ? [new URL(origin).hostname] : []
+}
+
+/**
  * Verifies a Turnstile token with siteverify before anything else runs.
  * Throws CAPTCHA_INVALID for an expired or already redeemed token
  * (`timeout-or-duplicate`, the widget must be reset), CAPTCHA_FAILED for any
- * other refusal or a token solved on another site, and CAPTCHA_TIMEOUT when
+ * other refusal or an answer whose hostname is missing or not the request's
+ * app origin's, and CAPTCHA_TIMEOUT when
  * siteverify cannot be asked (network error, timeout, non-2xx, unreadable
  * answer, or our own secret refused): an unreachable verifier blocks
  * (security bar 49). Returns the lifetime left to the token, for the
  * single-use record.
  */
-export async function verifyTurnstileToken({ services, app, token, remoteIp }: CaptchaCheck) {
+export async function verifyTurnstileToken({
+  services,
+  app,
+  token,
+  remoteIp,
+  origin,
+}: CaptchaCheck) {
   const credentials = await getAppProviderCredentials(services, app.id, 'turnstile')
   if (!credentials) throw new ApiError('CAPTCHA_TIMEOUT', 'Turnstile is not configured')
   const { turnstileSiteverifyUrl, turnstileTimeoutMs } = services.config.captcha
@@ -73,11 +93,10 @@ export async function verifyTurnstileToken({ services, app, token, remoteIp }: C
     }
     throw new ApiError('CAPTCHA_FAILED')
   }
-  // A token solved on a site this app does not allow is someone else's.
-  if (answer.hostname) {
-    const hosts = app.allowedOrigins.map((origin) => new URL(origin).hostname)
-    if (!hosts.includes(answer.hostname)) throw new ApiError('CAPTCHA_FAILED')
-  }
+  // The widget must have been solved on the page that makes this request: a
+  // missing hostname, or another site's (even another origin of the same app), fails.
+  if (!answer.hostname || !expectedHostnames(app, origin).includes(answer.hostname))
+    throw new ApiError('CAPTCHA_FAILED')
   // Cloudflare refuses tokens older than 300 s itself; a stale answer is refused here too.
   const solvedAt = answer.challenge_ts ? Date.parse(answer.challenge_ts) : services.now()
   if (!Number.isFinite(solvedAt)) throw new ApiError('CAPTCHA_FAILED')

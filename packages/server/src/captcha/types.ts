@@ -8,6 +8,11 @@ export interface CaptchaCheck {
   token: string
   /** The caller's IP (http/client-ip.ts), passed to Turnstile as `remoteip`. */
   remoteIp?: string
+  /**
+   * The request's Origin header, already refused by http/route.ts unless the
+   * app allows it (or it is this server's own); absent on server-to-server calls.
+   */
+  origin?: string
 }
 
 /** A token that passed: what identifies it for the single-use record, and until when it could be replayed. */

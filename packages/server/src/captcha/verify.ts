@@ -21,18 +21,21 @@ const verifiers: Record<CaptchaProviderName, CaptchaVerifier> = {
  * CAPTCHA_TIMEOUT — it blocks, never lets through. Apps without captcha pass.
  *
  * @example
- * await verifyCaptcha(services, app, body.token, clientIp(c, services))
+ * await verifyCaptcha(services, app, body.token, clientIp(c, services), c.req.header('origin'))
  */
 export async function verifyCaptcha(
   services: Services,
   app: AppRecord,
   token: string | undefined,
   remoteIp: string | undefined,
+  // Required (not optional) so that a call site that forgets it does not compile.
+  origin: string | undefined,
 ): Promise<void> {
   const provider = captchaProviderOf(app)
   if (!provider) return
   if (!token) throw new ApiError('CAPTCHA_FAILED', 'A captcha token is required')
-  const { replayKey, expiresAt } = await verifiers[provider]({ services, app, token, remoteIp })
+  const check = { services, app, token, remoteIp, origin }
+  const { replayKey, expiresAt } = await verifiers[provider](check)
   await spendCaptchaToken(services, app.id, replayKey, expiresAt)
 }
 

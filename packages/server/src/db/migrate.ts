@@ -12,6 +12,8 @@ import * as m003 from './migrations/003_cloud_recovery.ts'
 import * as m005 from './migrations/005_oauth_login.ts'
 import * as m006 from './migrations/006_wallet_logins.ts'
 import * as m007 from './migrations/007_passkeys_captcha_transfer.ts'
+import * as m008 from './migrations/008_refresh_successors_telegram_payloads.ts'
+import * as m009 from './migrations/009_otp_send_cooldowns.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -22,6 +24,8 @@ const migrations: Record<string, Migration> = {
   '005_oauth_login': m005,
   '006_wallet_logins': m006,
   '007_passkeys_captcha_transfer': m007,
+  '008_refresh_successors_telegram_payloads': m008,
+  '009_otp_send_cooldowns': m009,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -49,6 +49,14 @@ export interface OtpCodesTable {
   created_at: number
 }
 
+/** When the last code went to an identifier (migration 009): the resend cooldown, claimed atomically. */
+export interface OtpSendCooldownsTable {
+  app_id: string
+  channel: string
+  identifier: string
+  sent_at: number
+}
+
 export interface SessionsTable {
   id: string
   app_id: string
@@ -65,6 +73,8 @@ export interface RefreshTokensTable {
   created_at: number
   rotated_at: number | null
   replaced_by: string | null
+  /** The successor token, sealed under a key derived from this token (migration 008, sessions/successor.ts). */
+  successor: string | null
 }
 
 export interface SigningKeysTable {
@@ -221,6 +231,15 @@ export interface CaptchaTokensTable {
   expires_at: number
 }
 
+/** A Telegram login payload already used (migration 008): single use until its auth_date is stale. */
+export interface TelegramPayloadsTable {
+  /** SHA-256 of the payload's signature. */
+  payload_hash: string
+  app_id: string
+  created_at: number
+  expires_at: number
+}
+
 export interface AccountTransfersTable {
   /** SHA-256 (hex) of the transfer nonce. */
   nonce_hash: string
@@ -241,6 +260,7 @@ export interface Database {
   users: UsersTable
   linked_accounts: LinkedAccountsTable
   otp_codes: OtpCodesTable
+  otp_send_cooldowns: OtpSendCooldownsTable
   sessions: SessionsTable
   refresh_tokens: RefreshTokensTable
   signing_keys: SigningKeysTable
@@ -254,5 +274,6 @@ export interface Database {
   farcaster_channels: FarcasterChannelsTable
   passkey_challenges: PasskeyChallengesTable
   captcha_tokens: CaptchaTokensTable
+  telegram_payloads: TelegramPayloadsTable
   account_transfers: AccountTransfersTable
 }

@@ -21,6 +21,12 @@ import type { KeyStore } from '../sessions/keys.ts'
 /** Resolved configuration every service reads. */
 export interface ResolvedConfig {
   publicUrl: string
+  /**
+   * Origins of this server's own pages (the enclave): the public URL's, or
+   * without one the loopback names on the port (http/own-origins.ts). Never
+   * derived from a request's Host.
+   */
+  ownOrigins: string[]
   issuer: string
   mailFrom: string
   rateLimits: RateLimitOptions

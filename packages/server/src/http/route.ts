@@ -7,8 +7,9 @@ import { ApiError } from '../errors.ts'
 import { authenticateRequest } from '../sessions/service.ts'
 import { clientIp } from './client-ip.ts'
 import type { AuthContext, HonoEnv, Services } from './context.ts'
+import { readBody } from './read-body.ts'
 
-/** Largest JSON body a route accepts. */
+/** Largest JSON body a route accepts, in bytes (counted while it streams: read-body.ts). */
 export const MAX_BODY_BYTES = 64 * 1024
 
 export interface HandlerInput<B, Q> {
@@ -79,12 +80,7 @@ const issuesOf = (error: z.ZodError) =>
   error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
 
 async function readJson(c: Context<HonoEnv>): Promise<unknown> {
-  const length = Number(c.req.header('content-length') ?? 0)
-  if (length > MAX_BODY_BYTES)
-    throw new ApiError('INVALID_PAYLOAD', 'The request body is too large')
-  const text = await c.req.text()
-  if (text.length > MAX_BODY_BYTES)
-    throw new ApiError('INVALID_PAYLOAD', 'The request body is too large')
+  const text = new TextDecoder().decode(await readBody(c, MAX_BODY_BYTES))
   if (text.trim() === '') return {}
   try {
     return JSON.parse(text)
@@ -109,13 +105,13 @@ export async function resolveApp(
   c.set('app', app)
   const origin = c.req.header('origin')
   // Server-to-server calls carry no Origin; browsers always send one cross-origin.
-  // A same-origin call comes from this server's own pages (the enclave): a
-  // browser never lets another site claim our origin.
+  // A same-origin call comes from this server's own pages (the enclave), whose
+  // origins come from configuration: the request's URL is built from its Host
+  // header, which a DNS-rebound page sets to its own name.
   if (
     origin !== undefined &&
     !app.allowedOrigins.includes(origin) &&
-    origin !== new URL(c.req.url).origin &&
-    origin !== new URL(services.config.publicUrl).origin
+    !services.config.ownOrigins.includes(origin)
   )
     throw new ApiError('ORIGIN_NOT_ALLOWED')
   return app
@@ -158,7 +154,13 @@ export function registerRoutes(
         query = parsed.data
       }
       if (def.captcha && def.app !== false)
-        await verifyCaptcha(services, app, def.captcha(body as never), clientIp(c, services))
+        await verifyCaptcha(
+          services,
+          app,
+          def.captcha(body as never),
+          clientIp(c, services),
+          c.req.header('origin'),
+        )
       const result = await def.handler({ c, services, body, query, app, auth })
       return c.json(result as object, def.status ?? 200)
     })

@@ -21,7 +21,7 @@ describe('MemoryRateLimiter', () => {
     expect((await limiter.hit('k', 3, 1_000)).allowed).toBe(true)
   })
 
-  it('stays bounded: expired entries are swept and the oldest dropped when full', async () => {
+  it('stays bounded: expired entries are swept, new keys refused while full of live ones', async () => {
     let now = 0
     const limiter = new MemoryRateLimiter({ now: () => now, maxKeys: 100 })
     for (let i = 0; i < 500; i++) await limiter.hit(`k${i}`, 1, 10)

@@ -7,6 +7,7 @@ import {
   routes,
 } from '@latchkey/protocol'
 import { defineRoute } from '../http/route.ts'
+import { limitWalletKeyRequests } from '../wallets/limit-wallet-key-requests.ts'
 import { authenticateConsent, initGoogleDriveConsent, initIcloudConsent } from './service.ts'
 
 export const recoveryOAuthInitRoute = defineRoute({
@@ -17,7 +18,10 @@ export const recoveryOAuthInitRoute = defineRoute({
   auth: 'user',
   body: recoveryOAuthInitRequestSchema,
   response: recoveryOAuthInitResponseSchema,
-  handler: ({ services, app, auth, body }) => initGoogleDriveConsent(services, app, auth, body),
+  handler: async ({ c, services, app, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return initGoogleDriveConsent(services, app, auth, body)
+  },
 })
 
 export const recoveryOAuthInitIcloudRoute = defineRoute({
@@ -28,7 +32,10 @@ export const recoveryOAuthInitIcloudRoute = defineRoute({
   auth: 'user',
   body: recoveryOAuthInitIcloudRequestSchema,
   response: recoveryOAuthInitResponseSchema,
-  handler: ({ services, app, auth, body }) => initIcloudConsent(services, app, auth, body),
+  handler: async ({ c, services, app, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return initIcloudConsent(services, app, auth, body)
+  },
 })
 
 export const recoveryOAuthAuthenticateRoute = defineRoute({
@@ -39,7 +46,10 @@ export const recoveryOAuthAuthenticateRoute = defineRoute({
   auth: 'user',
   body: recoveryOAuthAuthenticateRequestSchema,
   response: recoveryOAuthAuthenticateResponseSchema,
-  handler: ({ services, app, auth, body }) => authenticateConsent(services, app, auth, body),
+  handler: async ({ c, services, app, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return authenticateConsent(services, app, auth, body)
+  },
 })
 
 export const recoveryRoutes = [

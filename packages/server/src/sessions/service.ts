@@ -5,6 +5,7 @@ import type { AuthContext, Services } from '../http/context.ts'
 import { newId, newSecret, sha256 } from '../ids.ts'
 import { assertUserAllowlisted } from '../users/allowlist.ts'
 import { getUserWire } from '../users/service.ts'
+import { openSuccessor, sealSuccessor } from './successor.ts'
 import { signAccessToken, signIdentityToken, verifyOwnAccessToken } from './tokens.ts'
 
 /** Starts a session and its first refresh token. */
@@ -46,75 +47,127 @@ export async function revokeSession(services: Services, sessionId: string): Prom
     .execute()
 }
 
-/**
- * Rotates a refresh token (security bar 31, 32): every use returns a new
- * token; reuse of a rotated token outside the overlap window revokes the
- * whole session (the family); a session past its absolute or idle lifetime
- * is refused.
- */
-export async function rotateRefreshToken(
-  services: Services,
-  appId: string,
-  refreshToken: string | undefined,
-): Promise<{ sessionId: string; userId: string; refreshToken: string }> {
-  if (!refreshToken) throw new ApiError('INVALID_REFRESH_TOKEN')
-  const { db, now: clock } = services
-  const { idleLifetimeMs, refreshOverlapMs } = services.config.sessions
-  const hash = sha256(refreshToken)
-  const row = await db
+/** A refresh token's row, its session and its successor's row, if it was rotated. */
+function findRefreshToken(services: Services, tokenHash: string) {
+  return services.db
     .selectFrom('refresh_tokens')
     .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .leftJoin('refresh_tokens as next', 'next.token_hash', 'refresh_tokens.replaced_by')
     .select([
       'refresh_tokens.session_id',
       'refresh_tokens.rotated_at',
+      'refresh_tokens.replaced_by',
+      'refresh_tokens.successor',
+      'next.token_hash as next_hash',
+      'next.rotated_at as next_rotated_at',
       'sessions.app_id',
       'sessions.user_id',
       'sessions.last_used_at',
       'sessions.expires_at',
       'sessions.revoked_at',
     ])
-    .where('refresh_tokens.token_hash', '=', hash)
+    .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst()
-  if (!row || row.app_id !== appId) throw new ApiError('INVALID_REFRESH_TOKEN')
-  const now = clock()
-  if (
-    row.revoked_at !== null ||
-    now >= Number(row.expires_at) ||
-    now >= Number(row.last_used_at) + idleLifetimeMs
-  )
-    throw new ApiError('INVALID_REFRESH_TOKEN')
+}
 
-  const next = newSecret()
-  const nextHash = sha256(next)
-  let rotatedAt = row.rotated_at === null ? null : Number(row.rotated_at)
-  if (rotatedAt === null) {
-    const result = await db
-      .updateTable('refresh_tokens')
-      .set({ rotated_at: now, replaced_by: nextHash })
-      .where('token_hash', '=', hash)
-      .where('rotated_at', 'is', null)
-      .executeTakeFirst()
-    // Lost a race with a concurrent refresh of the same token: treat as rotated just now.
-    if (affected(result) !== 1) rotatedAt = now
+type RefreshTokenRow = NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>
+
+export interface RotatedRefreshToken {
+  sessionId: string
+  userId: string
+  refreshToken: string
+}
+
+/**
+ * Rotates a refresh token (security bar 31, 32): the first use returns a new
+ * token, sealed in the old one's row (sessions/successor.ts). A replay of
+ * the old token inside the overlap window (a second tab, a retried request,
+ * a concurrent double refresh) gets that same successor back, never another
+ * one, so a family never forks. A replay after the window, or once the
+ * successor has itself been used, revokes the whole session (the family). A
+ * session past its absolute or idle lifetime is refused.
+ */
+export async function rotateRefreshToken(
+  services: Services,
+  appId: string,
+  refreshToken: string | undefined,
+): Promise<RotatedRefreshToken> {
+  if (!refreshToken) throw new ApiError('INVALID_REFRESH_TOKEN')
+  const hash = sha256(refreshToken)
+  let row = await findRefreshToken(services, hash)
+  const now = services.now()
+  if (!row || row.app_id !== appId || !isLive(services, row, now))
+    throw new ApiError('INVALID_REFRESH_TOKEN')
+  const { session_id: sessionId, user_id: userId } = row
+  if (row.rotated_at === null) {
+    const next = newSecret()
+    // The conditional UPDATE picks one winner among concurrent refreshes; the
+    // successor row commits with it, so a loser that reads the seal finds a live token.
+    const won = await services.db.transaction().execute(async (tx) => {
+      const claimed = await tx
+        .updateTable('refresh_tokens')
+        .set({
+          rotated_at: now,
+          replaced_by: sha256(next),
+          successor: sealSuccessor(services, refreshToken, hash, next),
+        })
+        .where('token_hash', '=', hash)
+        .where('rotated_at', 'is', null)
+        .executeTakeFirst()
+      if (affected(claimed) !== 1) return false
+      await tx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: sha256(next), session_id: sessionId, created_at: now })
+        .execute()
+      await tx
+        .updateTable('sessions')
+        .set({ last_used_at: now })
+        .where('id', '=', sessionId)
+        .execute()
+      return true
+    })
+    if (won) return { sessionId, userId, refreshToken: next }
+    // Lost the race to a concurrent refresh of the same token: answer with its successor.
+    row = await findRefreshToken(services, hash)
+    if (!row || row.rotated_at === null || !isLive(services, row, now))
+      throw new ApiError('INVALID_REFRESH_TOKEN')
   }
-  if (rotatedAt !== null && now - rotatedAt > refreshOverlapMs) {
-    // A rotated token came back: it leaked or was replayed. End the family.
+  return replayRotated(services, appId, refreshToken, hash, row, now)
+}
+
+function isLive(services: Services, row: RefreshTokenRow, now: number): boolean {
+  return (
+    row.revoked_at === null &&
+    now < Number(row.expires_at) &&
+    now < Number(row.last_used_at) + services.config.sessions.idleLifetimeMs
+  )
+}
+
+/** A rotated token came back: the same successor inside the window, else the family ends. */
+async function replayRotated(
+  services: Services,
+  appId: string,
+  refreshToken: string,
+  hash: string,
+  row: RefreshTokenRow,
+  now: number,
+): Promise<RotatedRefreshToken> {
+  const outsideWindow = now - Number(row.rotated_at) > services.config.sessions.refreshOverlapMs
+  const successorUsed = row.next_rotated_at !== null && row.next_rotated_at !== undefined
+  if (outsideWindow || successorUsed) {
+    // It leaked or was replayed: end the family.
     await revokeSession(services, row.session_id)
     services.logger.warn(`refresh token reuse detected; session revoked (app ${appId})`)
     throw new ApiError('INVALID_REFRESH_TOKEN')
   }
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('refresh_tokens')
-      .values({ token_hash: nextHash, session_id: row.session_id, created_at: now })
-      .execute()
-    await tx
-      .updateTable('sessions')
-      .set({ last_used_at: now })
-      .where('id', '=', row.session_id)
-      .execute()
-  })
-  return { sessionId: row.session_id, userId: row.user_id, refreshToken: next }
+  const successor =
+    row.successor && row.next_hash
+      ? openSuccessor(services, refreshToken, hash, row.successor)
+      : null
+  // No seal (a token rotated before migration 008) or one that does not open: refuse, revoke nothing.
+  if (successor === null || sha256(successor) !== row.replaced_by)
+    throw new ApiError('INVALID_REFRESH_TOKEN')
+  return { sessionId: row.session_id, userId: row.user_id, refreshToken: successor }
 }
 
 /**

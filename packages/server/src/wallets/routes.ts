@@ -9,6 +9,7 @@ import {
   userSchema,
 } from '@latchkey/protocol'
 import { defineRoute } from '../http/route.ts'
+import { limitWalletKeyRequests } from './limit-wallet-key-requests.ts'
 import {
   addEmbeddedWallet,
   createEmbeddedWallets,
@@ -25,7 +26,10 @@ export const embeddedWalletsCreateRoute = defineRoute({
   auth: 'user',
   body: createEmbeddedWalletsRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => createEmbeddedWallets(services, app, auth, body),
+  handler: async ({ c, services, app, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return createEmbeddedWallets(services, app, auth, body)
+  },
 })
 
 export const embeddedWalletsAddRoute = defineRoute({
@@ -36,7 +40,10 @@ export const embeddedWalletsAddRoute = defineRoute({
   auth: 'user',
   body: addEmbeddedWalletRequestSchema,
   response: userSchema,
-  handler: ({ services, auth, body }) => addEmbeddedWallet(services, auth, body),
+  handler: async ({ c, services, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return addEmbeddedWallet(services, auth, body)
+  },
 })
 
 export const embeddedWalletsAuthShareRoute = defineRoute({
@@ -47,7 +54,10 @@ export const embeddedWalletsAuthShareRoute = defineRoute({
   auth: 'user',
   body: entropyRequestSchema,
   response: authShareResponseSchema,
-  handler: ({ services, auth, body }) => releaseAuthShare(services, auth, body.entropy_id),
+  handler: async ({ c, services, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return releaseAuthShare(services, auth, body.entropy_id)
+  },
 })
 
 export const embeddedWalletsRecoveryRoute = defineRoute({
@@ -58,7 +68,10 @@ export const embeddedWalletsRecoveryRoute = defineRoute({
   auth: 'user',
   body: entropyRequestSchema,
   response: recoveryMaterialResponseSchema,
-  handler: ({ services, auth, body }) => getRecoveryMaterial(services, auth, body.entropy_id),
+  handler: async ({ c, services, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return getRecoveryMaterial(services, auth, body.entropy_id)
+  },
 })
 
 export const embeddedWalletsSetRecoveryRoute = defineRoute({
@@ -69,7 +82,10 @@ export const embeddedWalletsSetRecoveryRoute = defineRoute({
   auth: 'user',
   body: setRecoveryRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => setRecovery(services, app, auth, body),
+  handler: async ({ c, services, app, auth, body }) => {
+    await limitWalletKeyRequests(c, services)
+    return setRecovery(services, app, auth, body)
+  },
 })
 
 export const walletRoutes = [

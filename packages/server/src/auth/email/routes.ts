@@ -40,7 +40,8 @@ export const emailAuthenticateRoute = defineRoute({
   auth: 'none',
   body: emailAuthenticateRequestSchema,
   response: authResponseSchema,
-  handler: ({ services, app, body }) => authenticateWithEmail(services, app, body),
+  handler: ({ c, services, app, body }) =>
+    authenticateWithEmail(services, app, body, clientIp(c, services)),
 })
 
 export const emailLinkRoute = defineRoute({
@@ -51,7 +52,8 @@ export const emailLinkRoute = defineRoute({
   auth: 'user',
   body: emailLinkRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => linkEmail(services, app, auth.userId, body),
+  handler: ({ c, services, app, auth, body }) =>
+    linkEmail(services, app, auth.userId, body, clientIp(c, services)),
 })
 
 export const emailUnlinkRoute = defineRoute({
@@ -73,7 +75,8 @@ export const emailUpdateRoute = defineRoute({
   auth: 'user',
   body: emailUpdateRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => updateEmail(services, app, auth.userId, body),
+  handler: ({ c, services, app, auth, body }) =>
+    updateEmail(services, app, auth.userId, body, clientIp(c, services)),
 })
 
 export const emailRoutes = [

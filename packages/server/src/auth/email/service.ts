@@ -77,10 +77,11 @@ export async function authenticateWithEmail(
   services: Services,
   app: AppRecord,
   input: { email: string; code: string; mode: AuthMode },
+  ip: string | undefined,
 ): Promise<AuthResponse> {
   assertEmailAllowed(app)
   const identifier = normalizeEmail(input.email)
-  await verifyOtp(services, { appId: app.id, channel: 'email', identifier, code: input.code })
+  await verifyOtp(services, { appId: app.id, channel: 'email', identifier, code: input.code, ip })
   const now = services.now()
   const existing = await findAccount(services.db, app.id, EMAIL_ACCOUNT_TYPE, identifier)
   if (existing) {
@@ -112,11 +113,12 @@ export async function linkEmail(
   app: AppRecord,
   userId: string,
   input: { email: string; code: string },
+  ip: string | undefined,
 ): Promise<UserWire> {
   assertEmailAllowed(app)
   assertAddressAllowed(app, input.email)
   const identifier = normalizeEmail(input.email)
-  await verifyOtp(services, { appId: app.id, channel: 'email', identifier, code: input.code })
+  await verifyOtp(services, { appId: app.id, channel: 'email', identifier, code: input.code, ip })
   const accounts = await linkedAccountsOf(services.db, userId)
   const owner = await findAccount(services.db, app.id, EMAIL_ACCOUNT_TYPE, identifier)
   if (owner && owner.user_id !== userId)
@@ -179,6 +181,7 @@ export async function updateEmail(
   app: AppRecord,
   userId: string,
   input: { oldAddress: string; newAddress: string; code: string },
+  ip: string | undefined,
 ): Promise<UserWire> {
   assertEmailAllowed(app)
   assertAddressAllowed(app, input.newAddress)
@@ -194,6 +197,7 @@ export async function updateEmail(
     channel: 'email',
     identifier: newIdentifier,
     code: input.code,
+    ip,
   })
   if (newIdentifier === oldIdentifier) return getUserWire(services.db, userId)
   const owner = await findAccount(services.db, app.id, EMAIL_ACCOUNT_TYPE, newIdentifier)

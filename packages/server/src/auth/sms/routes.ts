@@ -35,7 +35,8 @@ export const smsAuthenticateRoute = defineRoute({
   auth: 'none',
   body: smsAuthenticateRequestSchema,
   response: authResponseSchema,
-  handler: ({ services, app, body }) => authenticateWithSms(services, app, body),
+  handler: ({ c, services, app, body }) =>
+    authenticateWithSms(services, app, body, clientIp(c, services)),
 })
 
 export const smsLinkRoute = defineRoute({
@@ -46,7 +47,8 @@ export const smsLinkRoute = defineRoute({
   auth: 'user',
   body: smsLinkRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => linkPhone(services, app, auth.userId, body),
+  handler: ({ c, services, app, auth, body }) =>
+    linkPhone(services, app, auth.userId, body, clientIp(c, services)),
 })
 
 export const smsUnlinkRoute = defineRoute({
@@ -69,7 +71,8 @@ export const smsUpdateRoute = defineRoute({
   auth: 'user',
   body: smsUpdateRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => updatePhone(services, app, auth.userId, body),
+  handler: ({ c, services, app, auth, body }) =>
+    updatePhone(services, app, auth.userId, body, clientIp(c, services)),
 })
 
 export const smsRoutes = [

@@ -92,6 +92,7 @@ export async function authenticateWithSms(
   services: Services,
   app: AppRecord,
   input: { phoneNumber: string; code: string; mode: AuthMode },
+  ip: string | undefined,
 ): Promise<AuthResponse> {
   assertSmsAllowed(app)
   const { e164 } = acceptPhone(services, input.phoneNumber)
@@ -100,6 +101,7 @@ export async function authenticateWithSms(
     channel: smsChannelOf(app),
     identifier: e164,
     code: input.code,
+    ip,
   })
   const now = services.now()
   const existing = await findAccount(services.db, app.id, PHONE_ACCOUNT_TYPE, e164)
@@ -131,6 +133,7 @@ export async function linkPhone(
   app: AppRecord,
   userId: string,
   input: { phoneNumber: string; code: string },
+  ip: string | undefined,
 ): Promise<UserWire> {
   assertSmsAllowed(app)
   const { e164 } = acceptPhone(services, input.phoneNumber)
@@ -139,6 +142,7 @@ export async function linkPhone(
     channel: smsChannelOf(app),
     identifier: e164,
     code: input.code,
+    ip,
   })
   const accounts = await linkedAccountsOf(services.db, userId)
   const owner = await findAccount(services.db, app.id, PHONE_ACCOUNT_TYPE, e164)
@@ -202,6 +206,7 @@ export async function updatePhone(
   app: AppRecord,
   userId: string,
   input: { old_phone_number: string; new_phone_number: string; code: string },
+  ip: string | undefined,
 ): Promise<UserWire> {
   assertSmsAllowed(app)
   const oldIdentifier = phoneKey(input.old_phone_number)
@@ -216,6 +221,7 @@ export async function updatePhone(
     channel: smsChannelOf(app),
     identifier: newIdentifier,
     code: input.code,
+    ip,
   })
   if (newIdentifier === oldIdentifier) return getUserWire(services.db, userId)
   const owner = await findAccount(services.db, app.id, PHONE_ACCOUNT_TYPE, newIdentifier)

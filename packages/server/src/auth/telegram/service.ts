@@ -15,6 +15,7 @@ import {
   unlinkAccount,
 } from '../../users/service.ts'
 import { accountTransferOrRefusal } from '../../users/transfer.ts'
+import { spendTelegramPayload } from './payloads.ts'
 import { TELEGRAM_ACCOUNT_TYPE } from './schema.ts'
 import {
   type TelegramIdentity,
@@ -56,7 +57,10 @@ async function limit(services: Services, app: AppRecord, ip: string | undefined)
   if (!result.allowed) throw new ApiError('TELEGRAM_RATE_LIMITED')
 }
 
-/** Verifies the proof with the app's bot token; AUTHENTICATION_FAILED when it does not hold. */
+/**
+ * Verifies the proof with the app's bot token (AUTHENTICATION_FAILED when it
+ * does not hold) and spends it: a payload works once (payloads.ts).
+ */
 async function verifiedIdentity(
   services: Services,
   app: AppRecord,
@@ -65,20 +69,25 @@ async function verifiedIdentity(
 ): Promise<TelegramIdentity> {
   const { config, botToken } = await telegramSetup(services, app)
   await limit(services, app, ip)
-  const options = { now: services.now() }
+  const now = services.now()
+  let identity: TelegramIdentity
+  let hash: string
   try {
     if (proof.telegram_web_app_data !== undefined) {
       if (!config.seamless_auth_enabled) throw new ApiError('TELEGRAM_NOT_ALLOWED')
-      return verifyTelegramWebAppData(proof.telegram_web_app_data, botToken, options)
-    }
-    if (proof.telegram_auth_result !== undefined)
-      return verifyTelegramLoginWidget(proof.telegram_auth_result, botToken, options)
+      identity = verifyTelegramWebAppData(proof.telegram_web_app_data, botToken, { now })
+      hash = new URLSearchParams(proof.telegram_web_app_data).get('hash') ?? ''
+    } else if (proof.telegram_auth_result !== undefined) {
+      identity = verifyTelegramLoginWidget(proof.telegram_auth_result, botToken, { now })
+      hash = String(proof.telegram_auth_result.hash)
+    } else throw new ApiError('INVALID_PAYLOAD')
   } catch (error) {
     if (error instanceof TelegramVerificationError)
       throw new ApiError('AUTHENTICATION_FAILED', undefined, { reason: error.reason })
     throw error
   }
-  throw new ApiError('INVALID_PAYLOAD')
+  await spendTelegramPayload(services, app.id, { hash, authDate: identity.auth_date, now })
+  return identity
 }
 
 const toAccount = (identity: TelegramIdentity): AccountInput => ({

@@ -21,11 +21,13 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 it("caps Telegram attempts per IP with the spec's message, then lets them through again", async () => {
+  // A payload works once (telegram.payload-single-use.test.ts): each attempt signs a new one.
+  let id = 1
   const attempt = () =>
     t.request(routes.telegramAuthenticate, {
       body: {
         telegram_auth_result: signLoginWidget({
-          id: 1,
+          id: id++,
           auth_date: Math.floor(t.clock.now() / 1000),
         }),
       },

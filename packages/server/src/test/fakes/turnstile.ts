@@ -13,8 +13,8 @@ import { listen, parseForm, randomToken, sendJson } from './http.ts'
 export interface FakeTurnstile {
   /** The siteverify URL to configure (`captcha.turnstileSiteverifyUrl`). */
   url: string
-  /** A token as if solved on `hostname` now (default 'app.test'). */
-  issueToken(options?: { hostname?: string; solvedAt?: number }): string
+  /** A token as if solved on `hostname` now (default 'app.test'; null: the answer names none). */
+  issueToken(options?: { hostname?: string | null; solvedAt?: number }): string
   /** Every siteverify call, in order. */
   calls: Array<Record<string, string>>
   /** 'ok' (default), 'error' (answers 500) or 'hang' (never answers). */
@@ -30,7 +30,7 @@ export async function startFakeTurnstile(options: {
   now?: () => number
 }): Promise<FakeTurnstile> {
   const now = options.now ?? Date.now
-  const issued = new Map<string, { hostname: string; solvedAt: number }>()
+  const issued = new Map<string, { hostname: string | null; solvedAt: number }>()
   const redeemed = new Map<string, string | undefined>()
   const calls: Array<Record<string, string>> = []
   let mode: 'ok' | 'error' | 'hang' = 'ok'
@@ -60,7 +60,7 @@ export async function startFakeTurnstile(options: {
       success: true,
       'error-codes': [],
       challenge_ts: new Date(token.solvedAt).toISOString(),
-      hostname: token.hostname,
+      ...(token.hostname === null ? {} : { hostname: token.hostname }),
       action: '',
       cdata: '',
       metadata: { interactive: false },
