@@ -84,6 +84,11 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 3,
+          // `expect.poll` waits for what the page shows; its default ceiling
+          // (1 s) is a wall-clock bet a loaded machine loses (a passkey
+          // ceremony plus a server round trip). Playwright's locators wait
+          // up to 30 s by default; polls get the same kind of ceiling.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {
