@@ -229,6 +229,12 @@ export {
 } from './wallets/ethereumProvider.ts'
 export { type ImportWalletParameters, importWallet } from './wallets/importWallet.ts'
 export {
+  type KeyRelease,
+  type ListKeyActivityParameters,
+  type ListKeyActivityReturnType,
+  listKeyActivity,
+} from './wallets/listKeyActivity.ts'
+export {
   RECOVERY_PASSWORD_MIN_LENGTH,
   setRecoveryPassword,
   setWalletRecovery,

@@ -22,6 +22,7 @@ export const routes = {
   embeddedWalletsAuthShare: '/api/v1/embedded_wallets/auth_share',
   embeddedWalletsRecovery: '/api/v1/embedded_wallets/recovery',
   embeddedWalletsSetRecovery: '/api/v1/embedded_wallets/recovery/set',
+  embeddedWalletsKeyActivity: '/api/v1/embedded_wallets/key_activity',
   recoveryOAuthInit: '/api/v1/recovery/oauth/init',
   recoveryOAuthInitIcloud: '/api/v1/recovery/oauth/init_icloud',
   recoveryOAuthAuthenticate: '/api/v1/recovery/oauth/authenticate',

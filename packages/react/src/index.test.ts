@@ -14,6 +14,7 @@ it('exports exactly these names', () => {
     'useExportWallet',
     'useGuestAccount',
     'useImportWallet',
+    'useKeyActivity',
     'useLatchkey',
     'useLinkAccount',
     'useLogin',

@@ -22,6 +22,7 @@ export {
   type ExternalWalletAccount,
   type FarcasterAccount,
   type GuestAccount,
+  type KeyRelease,
   LatchkeyError,
   type LinkedAccount,
   type PasskeyAccount,
@@ -60,6 +61,11 @@ export {
   useExportWallet,
 } from './hooks/useExportWallet.ts'
 export { type UseGuestAccountReturnType, useGuestAccount } from './hooks/useGuestAccount.ts'
+export {
+  type UseKeyActivityParameters,
+  type UseKeyActivityReturnType,
+  useKeyActivity,
+} from './hooks/useKeyActivity.ts'
 export { type UseLatchkeyReturnType, useLatchkey } from './hooks/useLatchkey.ts'
 export { type UseLinkAccountReturnType, useLinkAccount } from './hooks/useLinkAccount.ts'
 export { type UseLoginParameters, type UseLoginReturnType, useLogin } from './hooks/useLogin.ts'

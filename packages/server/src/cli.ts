@@ -1,7 +1,10 @@
 import { realpathSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { DEFAULT_LOGIN_METHOD_SWITCHES } from '@latchkey/protocol/constants'
+import {
+  CODE_RESEND_COOLDOWN_MS,
+  DEFAULT_LOGIN_METHOD_SWITCHES,
+} from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import {
   deleteAppProviderCredentials,
@@ -19,12 +22,14 @@ import {
 } from './apps/service.ts'
 import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
 import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
+import { printKeyActivity } from './cli/key-activity.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
-import { resolveMasterKey } from './server.ts'
+import { purgeExpired } from './maintenance/purge.ts'
+import { defaultSessionOptions, resolveMasterKey } from './server.ts'
 import { rotateSigningKey } from './sessions/keys.ts'
 import { startServer } from './start.ts'
 
@@ -327,6 +332,24 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       out(
         `Set the ${provider} credentials of app ${appId} (a running server applies them within 5 s)`,
       )
+      return 0
+    }
+    if (key === 'purge') {
+      const counts = await purgeExpired(db, Date.now(), {
+        codeResendCooldownMs: config.rateLimits?.codeResendCooldownMs ?? CODE_RESEND_COOLDOWN_MS,
+        sessions: { ...defaultSessionOptions, ...config.sessions },
+      })
+      if (values.json) out(JSON.stringify(counts))
+      else {
+        const deleted = Object.entries(counts).filter(([, n]) => n > 0)
+        if (deleted.length === 0) out('Nothing to purge')
+        for (const [table, n] of deleted) out(`${table}: ${n} deleted`)
+      }
+      return 0
+    }
+    if (key === 'users key-activity') {
+      const [userId = ''] = positionals
+      await printKeyActivity({ db, userId, json: values.json === true, out })
       return 0
     }
     if (key === 'keys rotate') {

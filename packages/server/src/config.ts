@@ -177,6 +177,8 @@ export interface LatchkeyServerOptions {
   enclaveBundlePath?: string
   /** Clock in epoch ms, injectable for tests. */
   now?: () => number
+  /** Milliseconds between purges of expired rows (maintenance/purge.ts; default 10 minutes, 0 = off). */
+  purgeIntervalMs?: number
   logger?: Logger
   /** Port used only for the default publicUrl (default 8787). */
   port?: number
@@ -317,6 +319,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   if (abs !== undefined) sessions.absoluteLifetimeMs = abs
   const idle = int('LATCHKEY_SESSION_IDLE_MS')
   if (idle !== undefined) sessions.idleLifetimeMs = idle
+  const purgeIntervalMs = int('LATCHKEY_PURGE_INTERVAL_MS')
   const google: NonNullable<CloudRecoveryOptions['google']> = {}
   if (env.LATCHKEY_GOOGLE_AUTHORIZATION_URL)
     google.authorizationUrl = env.LATCHKEY_GOOGLE_AUTHORIZATION_URL
@@ -338,6 +341,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     production: env.NODE_ENV === 'production',
     rateLimits,
     sessions,
+    ...(purgeIntervalMs !== undefined ? { purgeIntervalMs } : {}),
     cloudRecovery: { google, icloud },
     twilio: twilioFromEnv(env),
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),

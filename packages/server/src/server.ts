@@ -57,6 +57,8 @@ import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
 import { resolveOwnOrigins } from './http/own-origins.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
+import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
+import { schedulePurge } from './maintenance/schedule.ts'
 import { MemoryRateLimiter } from './rate-limit/memory.ts'
 import { RedisRateLimiter } from './rate-limit/redis.ts'
 import type { RateLimiter } from './rate-limit/types.ts'
@@ -240,6 +242,18 @@ export async function createLatchkeyServer(
       now,
       logger,
     }
+
+    const stopPurge = schedulePurge({
+      db,
+      now,
+      intervalMs: options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS,
+      logger,
+      options: {
+        codeResendCooldownMs: config.rateLimits.codeResendCooldownMs,
+        sessions: config.sessions,
+      },
+    })
+    closers.push(stopPurge)
 
     const definitions: RouteDefinition[] = [
       appConfigRoute,

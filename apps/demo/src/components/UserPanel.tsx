@@ -1,6 +1,7 @@
 import { type User, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
+import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
 import { Passkeys } from './Passkeys.tsx'
 import { Wallets } from './Wallets.tsx'
@@ -66,6 +67,8 @@ export function UserPanel({ user }: { user: User }) {
       <LinkedAccounts accounts={user.linkedAccounts} />
 
       <Passkeys />
+
+      <KeyActivity />
     </section>
   )
 }

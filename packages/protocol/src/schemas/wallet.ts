@@ -115,3 +115,45 @@ export const setRecoveryRequestSchema = z.object({
   recovery: recoveryMaterialSchema,
 })
 export type SetRecoveryRequest = z.input<typeof setRecoveryRequestSchema>
+
+/** What a key release handed out: the auth share (signing, export) or the recovery material. */
+export const keyReleaseKindSchema = z.enum(['auth_share', 'recovery'])
+export type KeyReleaseKind = z.infer<typeof keyReleaseKindSchema>
+
+/** Largest page of key activity one request returns. */
+export const KEY_ACTIVITY_MAX_LIMIT = 100
+
+/** A page of the caller's key activity: `limit` rows (default 20, at most 100) after `cursor`. */
+export const keyActivityQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(KEY_ACTIVITY_MAX_LIMIT).default(20),
+  /** `next_cursor` of the previous page. */
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Expected a cursor')
+    .optional(),
+})
+export type KeyActivityQuery = z.input<typeof keyActivityQuerySchema>
+
+/** One recorded release of key material to the user's session (docs/wallets.md "Key activity"). */
+export const keyReleaseSchema = z.object({
+  id: z.string(),
+  kind: keyReleaseKindSchema,
+  entropy_id: z.string(),
+  /** Unix seconds. */
+  created_at: z.number().int(),
+  /** The session (access token `sid`) the material went to. */
+  session_id: z.string(),
+  /** The enclave key the release was bound to; null until enclave-bound proofs exist. */
+  enclave_key_thumbprint: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+})
+export type KeyReleaseWire = z.infer<typeof keyReleaseSchema>
+
+/** The caller's key releases, newest first; `next_cursor` is null on the last page. */
+export const keyActivityResponseSchema = z.object({
+  data: z.array(keyReleaseSchema),
+  next_cursor: z.string().nullable(),
+})
+export type KeyActivityResponse = z.infer<typeof keyActivityResponseSchema>

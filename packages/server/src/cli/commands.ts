@@ -190,6 +190,31 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: {},
   },
   {
+    path: ['purge'],
+    synopsis: '[--json]',
+    summary: 'delete expired codes, nonces and ended sessions now (a server does it every 10 min)',
+    flags: { json },
+    notes: [
+      'Deletes only rows no request can use any more (docs/server.md "Purging expired rows"). ' +
+        'Prints the rows deleted per table.',
+    ],
+    env: {
+      LATCHKEY_SESSION_IDLE_MS: 'session idle lifetime, as the server uses it',
+      LATCHKEY_ACCESS_TOKEN_TTL_S: 'access token lifetime, as the server uses it',
+    },
+  },
+  {
+    path: ['users', 'key-activity'],
+    args: ['USER_ID'],
+    synopsis: 'USER_ID [--json]',
+    summary: "list the user's key releases (auth share, recovery material), newest first",
+    flags: { json },
+    notes: [
+      'Prints the newest 100 releases recorded for the user (kept 90 days): time, kind, ' +
+        'entropy id, IP, session and user agent (docs/wallets.md "Key activity").',
+    ],
+  },
+  {
     path: ['keys', 'rotate'],
     synopsis: '',
     summary: 'new signing key (the old one stays in the JWKS until its tokens expire)',

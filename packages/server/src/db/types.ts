@@ -255,6 +255,24 @@ export interface AccountTransfersTable {
   used_at: number | null
 }
 
+/** One release of key material to a session (migration 011, wallets/key-releases.ts). */
+export interface KeyReleasesTable {
+  id: string
+  app_id: string
+  user_id: string
+  /** Canonical entropy id of the secret. */
+  entropy_id: string
+  kind: 'auth_share' | 'recovery'
+  /** The access token's `sid`. */
+  session_id: string
+  /** Null until the enclave-bound release proof exists. */
+  enclave_key_thumbprint: string | null
+  ip: string | null
+  /** Cut to 256 characters. */
+  user_agent: string | null
+  created_at: number
+}
+
 export interface Database {
   apps: AppsTable
   users: UsersTable
@@ -276,4 +294,5 @@ export interface Database {
   captcha_tokens: CaptchaTokensTable
   telegram_payloads: TelegramPayloadsTable
   account_transfers: AccountTransfersTable
+  key_releases: KeyReleasesTable
 }

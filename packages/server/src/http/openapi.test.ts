@@ -30,6 +30,7 @@ it('is an OpenAPI 3.1 document listing every route, generated from the same defi
     [routes.embeddedWalletsAuthShare, 'post'],
     [routes.embeddedWalletsRecovery, 'post'],
     [routes.embeddedWalletsSetRecovery, 'post'],
+    [routes.embeddedWalletsKeyActivity, 'get'],
     [routes.recoveryOAuthInit, 'post'],
     [routes.recoveryOAuthInitIcloud, 'post'],
     [routes.recoveryOAuthAuthenticate, 'post'],

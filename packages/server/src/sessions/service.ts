@@ -99,6 +99,7 @@ export async function rotateRefreshToken(
   if (!row || row.app_id !== appId || !isLive(services, row, now))
     throw new ApiError('INVALID_REFRESH_TOKEN')
   const { session_id: sessionId, user_id: userId } = row
+  await assertStillAllowlisted(services, appId, sessionId, userId)
   if (row.rotated_at === null) {
     const next = newSecret()
     // The conditional UPDATE picks one winner among concurrent refreshes; the
@@ -133,6 +134,27 @@ export async function rotateRefreshToken(
       throw new ApiError('INVALID_REFRESH_TOKEN')
   }
   return replayRotated(services, appId, refreshToken, hash, row, now)
+}
+
+/**
+ * A refresh re-checks the app's allowlist (tracker issue 15, item 9): a user
+ * taken off the list is logged out at their next refresh, at most one access
+ * token lifetime after the change. The refusal is the one core's session store
+ * treats as "session ended" (401 INVALID_REFRESH_TOKEN), and the session is revoked.
+ */
+async function assertStillAllowlisted(
+  services: Services,
+  appId: string,
+  sessionId: string,
+  userId: string,
+): Promise<void> {
+  try {
+    await assertUserAllowlisted(services, appId, userId)
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'ALLOWLIST_REJECTED') throw error
+    await revokeSession(services, sessionId)
+    throw new ApiError('INVALID_REFRESH_TOKEN')
+  }
 }
 
 function isLive(services: Services, row: RefreshTokenRow, now: number): boolean {

@@ -3,12 +3,15 @@ import {
   authShareResponseSchema,
   createEmbeddedWalletsRequestSchema,
   entropyRequestSchema,
+  keyActivityQuerySchema,
+  keyActivityResponseSchema,
   recoveryMaterialResponseSchema,
   routes,
   setRecoveryRequestSchema,
   userSchema,
 } from '@latchkey/protocol'
 import { defineRoute } from '../http/route.ts'
+import { keyReleaseOrigin, listKeyReleases } from './key-releases.ts'
 import { limitWalletKeyRequests } from './limit-wallet-key-requests.ts'
 import {
   addEmbeddedWallet,
@@ -56,7 +59,7 @@ export const embeddedWalletsAuthShareRoute = defineRoute({
   response: authShareResponseSchema,
   handler: async ({ c, services, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return releaseAuthShare(services, auth, body.entropy_id)
+    return releaseAuthShare(services, auth, body.entropy_id, keyReleaseOrigin(c, services))
   },
 })
 
@@ -70,7 +73,7 @@ export const embeddedWalletsRecoveryRoute = defineRoute({
   response: recoveryMaterialResponseSchema,
   handler: async ({ c, services, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return getRecoveryMaterial(services, auth, body.entropy_id)
+    return getRecoveryMaterial(services, auth, body.entropy_id, keyReleaseOrigin(c, services))
   },
 })
 
@@ -88,10 +91,28 @@ export const embeddedWalletsSetRecoveryRoute = defineRoute({
   },
 })
 
+export const embeddedWalletsKeyActivityRoute = defineRoute({
+  method: 'get',
+  path: routes.embeddedWalletsKeyActivity,
+  summary: "The signed-in user's own key releases (auth share, recovery material), newest first",
+  tags: ['embedded-wallets'],
+  auth: 'user',
+  query: keyActivityQuerySchema,
+  response: keyActivityResponseSchema,
+  handler: async ({ services, auth, query }) =>
+    listKeyReleases(services.db, {
+      userId: auth.userId,
+      appId: auth.appId,
+      limit: query.limit,
+      cursor: query.cursor,
+    }),
+})
+
 export const walletRoutes = [
   embeddedWalletsCreateRoute,
   embeddedWalletsAddRoute,
   embeddedWalletsAuthShareRoute,
   embeddedWalletsRecoveryRoute,
   embeddedWalletsSetRecoveryRoute,
+  embeddedWalletsKeyActivityRoute,
 ]

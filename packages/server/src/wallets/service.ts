@@ -17,6 +17,7 @@ import type { Database, WalletSecretsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { getUserWire, insertAccount, WALLET_ACCOUNT_TYPE } from '../users/service.ts'
+import { type KeyReleaseOrigin, recordKeyRelease } from './key-releases.ts'
 
 /*
  * Embedded-wallet share storage (docs/security.md "Embedded wallet keys").
@@ -391,26 +392,36 @@ export async function requireFreshMfaForKeyRelease(
  * The one way the auth share leaves the server (security bar 41): only to a
  * valid session of the wallet's owner. Another user's entropy id answers
  * exactly like an unknown one (404 WALLET_NOT_FOUND), so it probes nothing.
+ * Each release is recorded (key-releases.ts) before the share is returned.
  */
 export async function releaseAuthShare(
   services: Services,
   auth: AuthContext,
   entropyId: string,
+  origin: KeyReleaseOrigin,
 ): Promise<AuthShareResponse> {
   await requireFreshMfaForKeyRelease(services, auth, 'auth-share')
   const secret = await findOwnSecret(services.db, auth, entropyId)
   if (!secret) throw new ApiError('WALLET_NOT_FOUND')
-  return {
-    entropy_id: entropyId,
-    auth_share: unseal(services, refOf(secret), 'auth_share', secret.auth_share),
-  }
+  const authShare = unseal(services, refOf(secret), 'auth_share', secret.auth_share)
+  await recordKeyRelease(services, {
+    auth,
+    entropyId: secret.entropy_id,
+    kind: 'auth_share',
+    origin,
+  })
+  return { entropy_id: entropyId, auth_share: authShare }
 }
 
-/** The recovery material of the user's own secret (automatic recovery includes the server-held key). */
+/**
+ * The recovery material of the user's own secret (automatic recovery includes
+ * the server-held key), recorded (key-releases.ts) before it is returned.
+ */
 export async function getRecoveryMaterial(
   services: Services,
   auth: AuthContext,
   entropyId: string,
+  origin: KeyReleaseOrigin,
 ): Promise<RecoveryMaterialResponse> {
   await requireFreshMfaForKeyRelease(services, auth, 'recovery-material')
   const secret = await findOwnSecret(services.db, auth, entropyId)
@@ -446,6 +457,7 @@ export async function getRecoveryMaterial(
     default:
       throw corrupt(services, ref, 'recovery_method')
   }
+  await recordKeyRelease(services, { auth, entropyId: ref.entropyId, kind: 'recovery', origin })
   return { entropy_id: entropyId, recovery }
 }
 
