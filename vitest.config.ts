@@ -84,6 +84,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 3,
+          // Its own group (run after the others in `npm test`): vitest needs
+          // one per distinct maxWorkers.
+          sequence: { groupOrder: 1 },
           // `expect.poll` waits for what the page shows; its default ceiling
           // (1 s) is a wall-clock bet a loaded machine loses (a passkey
           // ceremony plus a server round trip). Playwright's locators wait

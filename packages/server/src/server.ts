@@ -8,7 +8,7 @@ import {
   routes,
 } from '@latchkey/protocol'
 import { Hono } from 'hono'
-import { type Kysely, sql } from 'kysely'
+import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import { DevMailboxSender } from './adapters/email/dev-mailbox.ts'
 import { SmtpEmailSender } from './adapters/email/smtp.ts'
@@ -55,6 +55,7 @@ import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
+import { healthRoute } from './http/health.ts'
 import { resolveOwnOrigins } from './http/own-origins.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
@@ -291,21 +292,7 @@ export async function createLatchkeyServer(
       response: z.record(z.string(), z.unknown()),
       handler: async () => openapi as Record<string, unknown>,
     })
-    // For load balancers and process supervisors: the process serves and its database answers.
-    const healthRoute = defineRoute({
-      method: 'get',
-      path: routes.health,
-      summary: 'Health check: 200 while the server runs and its database answers',
-      tags: ['meta'],
-      auth: 'none',
-      app: false,
-      response: z.object({ status: z.literal('ok'), version: z.string() }),
-      handler: async ({ services }) => {
-        await sql`select 1`.execute(services.db)
-        return { status: 'ok' as const, version: SERVER_VERSION }
-      },
-    })
-    definitions.push(openapiRoute, healthRoute)
+    definitions.push(openapiRoute, healthRoute(SERVER_VERSION))
     const openapi = buildOpenApi(definitions, { serverUrl: publicUrl, version: SERVER_VERSION })
 
     const app = new Hono<HonoEnv>()
