@@ -5,6 +5,7 @@ import { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 import { LatchkeyError } from './errors.ts'
 import { createHttpClient, type HttpClient, type HttpClientOptions } from './http.ts'
 import { createSessionStore, type SessionStore } from './session.ts'
+import { ENCLAVE_KEY_WAIT_MS, type SessionKeyProvider, waitForSessionKey } from './session-key.ts'
 import {
   type CookieJar,
   createDocumentCookies,
@@ -48,6 +49,16 @@ export interface LatchkeyClient {
   captchaToken(): Promise<string | undefined>
   /** Installs (or removes, with null) what `captchaToken()` asks. */
   setCaptchaTokenProvider(provider: CaptchaTokenProvider | null): void
+  /**
+   * The thumbprint of the enclave key the next login binds its session to
+   * (docs/security.md "Key routes answer only to the enclave"), from the
+   * provider installed with `setSessionKeyProvider`; undefined when none is
+   * installed, or when it has no key within {@link ENCLAVE_KEY_WAIT_MS}
+   * (the login then goes ahead unbound, with one warning).
+   */
+  sessionKey(): Promise<string | undefined>
+  /** Installs (or removes, with null) what `sessionKey()` asks; see `bindSessionsToEnclave`. */
+  setSessionKeyProvider(provider: SessionKeyProvider | null): void
 }
 
 /** Produces a fresh captcha token, waiting for the captcha to be solved; rejects with a CAPTCHA_* error. */
@@ -87,6 +98,15 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
   const sessionStore = session
   let appConfig: Promise<AppConfig> | null = null
   let captchaTokenProvider: CaptchaTokenProvider | null = null
+  let sessionKeyProvider: SessionKeyProvider | null = null
+  let warnedNoSessionKey = false
+  const warnNoSessionKey = (reason: string) => {
+    if (warnedNoSessionKey) return
+    warnedNoSessionKey = true
+    console.warn(
+      `Latchkey: logging in without the wallet enclave's key (${reason}); embedded wallets will not work in this session`,
+    )
+  }
 
   return {
     appId: options.appId,
@@ -115,6 +135,16 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
     },
     setCaptchaTokenProvider(provider) {
       captchaTokenProvider = provider
+    },
+    async sessionKey() {
+      if (!sessionKeyProvider) return undefined
+      return waitForSessionKey(sessionKeyProvider, {
+        timeoutMs: ENCLAVE_KEY_WAIT_MS,
+        onMissing: warnNoSessionKey,
+      })
+    },
+    setSessionKeyProvider(provider) {
+      sessionKeyProvider = provider
     },
   }
 }

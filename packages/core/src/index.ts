@@ -20,6 +20,7 @@ export {
   type EnclaveBridge,
   type EnclaveBridgeOptions,
   type EnclaveRequestOptions,
+  type KeyThumbprintOptions,
 } from './enclave/bridge.ts'
 export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
 export {
@@ -172,6 +173,7 @@ export {
   type SessionStatus,
   type SessionStore,
 } from './session.ts'
+export { ENCLAVE_KEY_WAIT_MS, type SessionKeyProvider } from './session-key.ts'
 export {
   type CookieJar,
   createDocumentCookies,
@@ -219,7 +221,7 @@ export {
   chainsToCreateOnLogin,
   createWalletsOnLogin,
 } from './wallets/createWalletsOnLogin.ts'
-export { attachEnclave, getEnclave } from './wallets/enclave.ts'
+export { attachEnclave, bindSessionsToEnclave, getEnclave } from './wallets/enclave.ts'
 export { ensureWalletReady, type RecoveryCredentials } from './wallets/ensureWalletReady.ts'
 export {
   createEmbeddedEthereumProvider,

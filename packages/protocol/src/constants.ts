@@ -40,6 +40,14 @@ export const Header = {
   clientId: 'latchkey-client-id',
   analyticsId: 'latchkey-ca-id',
   client: 'latchkey-client',
+  /**
+   * On a login request: the RFC 7638 thumbprint of the enclave's device key,
+   * which the new session is bound to (docs/security.md "Key routes answer
+   * only to the enclave").
+   */
+  enclaveKey: 'latchkey-enclave-key',
+  /** On a key route: the enclave's per-request proof (RFC 9449 DPoP shape). */
+  enclaveProof: 'dpop',
 } as const
 
 /** Local storage keys (spec 01 §3 "Stored locally"). `{appId}` is substituted. */
@@ -88,6 +96,16 @@ export const ENCLAVE_SHORT_INIT_TIMEOUT_MS = 15_000
 /** Every enclave message's `event` starts with this (ARCHITECTURE "Names"). */
 export const ENCLAVE_EVENT_PREFIX = 'latchkey:'
 export const ENCLAVE_READY_EVENT = 'latchkey:iframe:ready'
+/**
+ * Enclave key proofs (docs/security.md "Key routes answer only to the
+ * enclave"): a compact JWS with header `typ` this value, `alg` ES256 and the
+ * public `jwk`; claims `htm`, `htu`, `iat`, `jti`, `ath` (RFC 9449 §4.2).
+ */
+export const ENCLAVE_PROOF_TYP = 'dpop+jwt'
+/** A proof's `iat` may be this far from the server's clock, either way. */
+export const ENCLAVE_PROOF_MAX_SKEW_S = 60
+/** Longest `jti` a proof may carry. */
+export const ENCLAVE_PROOF_JTI_MAX_LENGTH = 64
 /** The wallet-created screen ("Welcome" / "All set!") closes itself after this long (spec 02). */
 export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500
 /** The sign-message screen's details box never grows taller than this (spec 03 §9). */

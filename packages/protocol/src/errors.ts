@@ -41,6 +41,8 @@ export const ErrorCode = {
   RECOVERY_REQUIRED: 'RECOVERY_REQUIRED',
   UNSUPPORTED_METHOD: 'UNSUPPORTED_METHOD',
   WALLET_PROXY_INSECURE: 'WALLET_PROXY_INSECURE',
+  /** A key route without a valid proof from the session's enclave key (docs/security.md). */
+  ENCLAVE_PROOF_INVALID: 'ENCLAVE_PROOF_INVALID',
   SIGN_MESSAGE_FAILED: 'SIGN_MESSAGE_FAILED',
   RECOVERY_FAILED: 'RECOVERY_FAILED',
   RECOVERY_EXITED: 'RECOVERY_EXITED',
@@ -172,6 +174,7 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   UNSUPPORTED_METHOD: { title: 'The wallet does not support this request' },
   WALLET_PROXY_INSECURE: { title: 'Embedded wallets require HTTPS (except on localhost)' },
+  ENCLAVE_PROOF_INVALID: { title: 'Unable to authorize user' },
   // Spec 03 §8: a signing failure the sign screen offers to retry.
   SIGN_MESSAGE_FAILED: {
     title: 'Failed to sign message',
@@ -392,6 +395,7 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   TRANSFER_NOT_ALLOWED: 400,
   TRANSFER_EXPIRED: 400,
   UNAUTHORIZED: 401,
+  ENCLAVE_PROOF_INVALID: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,
 }

@@ -1,4 +1,5 @@
 import {
+  bindSessionsToEnclave,
   createLatchkeyClient,
   type LatchkeyClient,
   LatchkeyError,
@@ -103,6 +104,13 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
       client.setCaptchaTokenProvider(null)
     }
   }, [instance])
+
+  // Key routes answer only to the enclave (docs/security.md): every login
+  // binds its session to the enclave's device key. Framing the enclave at
+  // mount has its key ready before the user submits a login. A layout effect:
+  // installed before any passive effect (a child's useCustomAuth, the social
+  // login return below) can log in.
+  useLayoutEffect(() => bindSessionsToEnclave(instance.client), [instance])
 
   useEffect(() => {
     void instance.client.session.initialize()

@@ -109,6 +109,7 @@ const ALLOWED_HEADERS = [
   Header.clientId,
   Header.analyticsId,
   Header.client,
+  Header.enclaveKey,
   'authorization',
   'content-type',
   FARCASTER_CHANNEL_TOKEN_HEADER,

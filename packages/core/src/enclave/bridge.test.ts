@@ -192,3 +192,62 @@ describe('wallet proxy availability', () => {
     expect(listeners.size).toBe(0)
   })
 })
+
+describe('enclave key thumbprint (docs/security.md "Key routes answer only to the enclave")', () => {
+  const JKT = 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs'
+
+  it('resolves with the thumbprint the ready message announced, waiting for it', async () => {
+    const { bridge, deliver } = setup()
+    const thumbprint = bridge.keyThumbprint({ timeoutMs: 5_000 })
+    deliver({ event: 'latchkey:iframe:ready', data: { key_thumbprint: JKT } })
+    expect(await thumbprint).toBe(JKT)
+    expect(await bridge.keyThumbprint()).toBe(JKT)
+  })
+
+  it('takes the thumbprint only from the enclave frame and origin', async () => {
+    const { bridge, deliver } = setup()
+    const other = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+    deliver(
+      { event: 'latchkey:iframe:ready', data: { key_thumbprint: other } },
+      'https://evil.test',
+    )
+    deliver({ event: 'latchkey:iframe:ready', data: { key_thumbprint: other } }, undefined, {})
+    deliver({ event: 'latchkey:iframe:ready', data: { key_thumbprint: JKT } })
+    expect(await bridge.keyThumbprint()).toBe(JKT)
+  })
+
+  it.each([
+    ['no key (the enclave could not load one)', { key_thumbprint: null }],
+    ['no data (an older enclave)', undefined],
+    ['a value that is not a thumbprint', { key_thumbprint: 'not a thumbprint' }],
+  ])('resolves null for a ready message with %s', async (_, data) => {
+    const { bridge, deliver } = setup()
+    deliver({ event: 'latchkey:iframe:ready', data })
+    expect(await bridge.keyThumbprint()).toBeNull()
+  })
+
+  it('resolves null, without rejecting, when the enclave is not ready within the timeout', async () => {
+    vi.useFakeTimers()
+    const { bridge } = setup()
+    let settled: string | null | undefined
+    const thumbprint = bridge.keyThumbprint({ timeoutMs: 5_000 }).then((value) => {
+      settled = value
+      return value
+    })
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(settled).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await thumbprint).toBeNull()
+  })
+
+  it('resolves null at once when the frame fails to load', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { bridge, iframe } = setup()
+    const onError = vi
+      .mocked(iframe.addEventListener)
+      .mock.calls.find(([type]) => type === 'error')?.[1] as () => void
+    onError()
+    expect(await bridge.keyThumbprint({ timeoutMs: 60_000 })).toBeNull()
+    vi.restoreAllMocks()
+  })
+})

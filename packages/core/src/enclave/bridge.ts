@@ -35,13 +35,29 @@ export interface EnclaveRequestOptions {
   initTimeoutMs?: number
 }
 
+export interface KeyThumbprintOptions {
+  /** Wait this long for the enclave to be ready (default: the bridge's init timeout). */
+  timeoutMs?: number
+}
+
 export interface EnclaveBridge {
   /** The enclave's origin: the only origin messages are accepted from and sent to. */
   readonly origin: string
   /** Sends `{ id, event, data }` and resolves with the matching answer's `data`. */
   request<T>(event: string, data: unknown, options?: EnclaveRequestOptions): Promise<T>
+  /**
+   * The RFC 7638 thumbprint of the enclave's device key, as its ready message
+   * announced it: what a login binds the new session to (docs/security.md
+   * "Key routes answer only to the enclave"). Waits for ready; resolves null,
+   * never rejects, when the enclave has no key, failed to load, or is not
+   * ready within the timeout.
+   */
+  keyThumbprint(options?: KeyThumbprintOptions): Promise<string | null>
   destroy(): void
 }
+
+/** An RFC 7638 SHA-256 thumbprint: 32 bytes, base64url without padding. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/
 
 const knownCodes = new Set<string>(Object.values(ErrorCode))
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -80,6 +96,12 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     markReady = resolve
   })
   let isReady = false
+  // Known once the enclave is ready (with or without a key) or cannot be.
+  let thumbprint: string | null = null
+  let markKeyKnown!: () => void
+  const keyKnown = new Promise<void>((resolve) => {
+    markKeyKnown = resolve
+  })
 
   const iframe = doc.createElement('iframe')
   iframe.src = url.toString()
@@ -90,6 +112,7 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     'position:absolute;width:0;height:0;border:0;opacity:0;pointer-events:none;visibility:hidden'
   iframe.addEventListener('error', () => {
     logger.warn('Latchkey: the wallet proxy failed to load; wallet calls will fail')
+    markKeyKnown()
   })
   doc.body.appendChild(iframe)
 
@@ -100,8 +123,11 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     if (!message || typeof message !== 'object' || typeof message.event !== 'string') return
     if (!message.event.startsWith(ENCLAVE_EVENT_PREFIX)) return
     if (message.event === ENCLAVE_READY_EVENT) {
+      const announced = (message.data as { key_thumbprint?: unknown } | undefined)?.key_thumbprint
+      thumbprint = typeof announced === 'string' && THUMBPRINT.test(announced) ? announced : null
       isReady = true
       markReady()
+      markKeyKnown()
       return
     }
     if (typeof message.id !== 'string') return
@@ -146,7 +172,18 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
         target.postMessage({ id, event, data }, origin)
       })
     },
+    keyThumbprint({ timeoutMs = initTimeoutMs }: KeyThumbprintOptions = {}) {
+      if (isReady) return Promise.resolve(thumbprint)
+      return new Promise<string | null>((resolve) => {
+        const timer = setTimeout(() => resolve(null), timeoutMs)
+        keyKnown.then(() => {
+          clearTimeout(timer)
+          resolve(thumbprint)
+        })
+      })
+    },
     destroy() {
+      markKeyKnown()
       win.removeEventListener('message', onMessage)
       for (const waiter of pending.values())
         waiter.reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE'))

@@ -1,7 +1,6 @@
 import { routes } from '@latchkey/protocol/routes'
 import type {
   AuthMode,
-  AuthResponse,
   SiweInitResponse,
   SiwsInitResponse,
   UserWire,
@@ -12,6 +11,7 @@ import { getAddress, type Hex, stringToHex } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
+import { loginRequest } from '../flows/login-request.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
 import { withWalletTimeout } from './errors.ts'
@@ -56,9 +56,9 @@ async function submit(
     client.session.setUser(user)
     return { user, isNewUser: false }
   }
-  const response = await client.http.request<AuthResponse>(route.authenticate, {
-    body: { ...body, mode: options.mode ?? 'login-or-sign-up' },
-    auth: false,
+  const response = await loginRequest(client, route.authenticate, {
+    ...body,
+    mode: options.mode ?? 'login-or-sign-up',
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'wallet')

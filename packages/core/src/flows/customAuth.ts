@@ -1,8 +1,9 @@
 import { routes } from '@latchkey/protocol/routes'
-import type { AuthMode, AuthResponse, UserWire } from '@latchkey/protocol/schemas'
+import type { AuthMode, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 export interface LoginWithCustomJwtReturnType {
   user: User
@@ -17,10 +18,7 @@ export async function loginWithCustomJwt(
   client: LatchkeyClient,
   { token, mode = 'login-or-sign-up' }: { token: string; mode?: AuthMode },
 ): Promise<LoginWithCustomJwtReturnType> {
-  const response = await client.http.request<AuthResponse>(routes.customJwtAuthenticate, {
-    body: { token, mode },
-    auth: false,
-  })
+  const response = await loginRequest(client, routes.customJwtAuthenticate, { token, mode })
   const user = client.session.applyAuthResponse(response)
   return { user, isNewUser: response.is_new_user }
 }

@@ -1,10 +1,11 @@
 import { routes } from '@latchkey/protocol/routes'
-import type { AuthMode, AuthResponse, UserWire } from '@latchkey/protocol/schemas'
+import type { AuthMode, UserWire } from '@latchkey/protocol/schemas'
 import { isPlusEmail, isValidEmail, normalizeEmail } from '@latchkey/protocol/validation'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 export interface EmailValidationOptions {
   disablePlusEmails?: boolean
@@ -72,9 +73,10 @@ export async function loginWithEmailCode(
   client: LatchkeyClient,
   { email, code, mode = 'login-or-sign-up' }: LoginWithEmailCodeParameters,
 ): Promise<LoginWithEmailCodeReturnType> {
-  const response = await client.http.request<AuthResponse>(routes.emailAuthenticate, {
-    body: { email: normalizeEmail(email), code: code.replace(/\s+/g, ''), mode },
-    auth: false,
+  const response = await loginRequest(client, routes.emailAuthenticate, {
+    email: normalizeEmail(email),
+    code: code.replace(/\s+/g, ''),
+    mode,
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'email')

@@ -6,7 +6,6 @@ import {
 import { routes } from '@latchkey/protocol/routes'
 import type {
   AuthMode,
-  AuthResponse,
   FarcasterInitResponse,
   FarcasterStatusResponse,
   UserWire,
@@ -15,6 +14,7 @@ import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 /*
  * Sign In With Farcaster in the browser (spec 01 §2 "Farcaster sign-in", §4,
@@ -216,9 +216,10 @@ export async function loginWithFarcaster(
   client: LatchkeyClient,
   { mode = 'login-or-sign-up', captchaToken, ...signed }: LoginWithFarcasterParameters,
 ): Promise<LoginWithFarcasterReturnType> {
-  const response = await client.http.request<AuthResponse>(routes.farcasterAuthenticate, {
-    body: { ...toBody(signed), mode, ...(captchaToken ? { token: captchaToken } : {}) },
-    auth: false,
+  const response = await loginRequest(client, routes.farcasterAuthenticate, {
+    ...toBody(signed),
+    mode,
+    ...(captchaToken ? { token: captchaToken } : {}),
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'farcaster')

@@ -1,9 +1,9 @@
 import { routes } from '@latchkey/protocol/routes'
-import type { AuthResponse } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import type { KeyValueStorage } from '../storage.ts'
 import type { User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 /** Where the guest credential is kept (spec 01 §3 "Stored locally"); `{appId}` substituted. */
 export const GUEST_CREDENTIAL_KEY = 'latchkey:guest_credential:{appId}'
@@ -49,9 +49,8 @@ export async function loginAsGuest(client: LatchkeyClient): Promise<LoginAsGuest
   if (status === 'authenticated' && user && !user.isGuest)
     throw new LatchkeyError('ALREADY_LOGGED_IN')
   const credential = getOrCreateGuestCredential(client.storage, client.appId)
-  const response = await client.http.request<AuthResponse>(routes.guestAuthenticate, {
-    body: { guest_credential: credential },
-    auth: false,
+  const response = await loginRequest(client, routes.guestAuthenticate, {
+    guest_credential: credential,
   })
   return { user: client.session.applyAuthResponse(response), isNewUser: response.is_new_user }
 }

@@ -11,6 +11,7 @@ import { LatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 // Cloud recovery's pending consent: a return carrying its state is not ours.
 import { cloudPendingKey, oauthPendingKey } from './pending-keys.ts'
 
@@ -249,9 +250,9 @@ export async function completeOAuth(
     client.session.setUser(user)
     return { provider: ret.provider, user, isNewUser: false }
   }
-  const response = await client.http.request<OAuthAuthResponse>(routes.oauthAuthenticate, {
-    body: { ...body, mode: ret.disableSignup ? 'no-signup' : 'login-or-sign-up' },
-    auth: false,
+  const response = await loginRequest<OAuthAuthResponse>(client, routes.oauthAuthenticate, {
+    ...body,
+    mode: ret.disableSignup ? 'no-signup' : 'login-or-sign-up',
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, ret.provider)

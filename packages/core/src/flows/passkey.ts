@@ -2,7 +2,6 @@ import { MAX_PASSKEYS_PER_USER } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import type {
   AuthMode,
-  AuthResponse,
   PasskeyAuthenticateRequest,
   PasskeyInitResponse,
   PasskeyLinkRequest,
@@ -21,6 +20,7 @@ import { LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { toPasskeyError } from '../passkey-errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 /*
  * Passkeys in the browser (spec 01 §2 "Passkey", §4, §7; spec 02 "Passkey
@@ -178,10 +178,7 @@ export async function signupWithPasskey(
     relying_party: init.relying_party,
     authenticator_response: attestationWire(attestation),
   }
-  const response = await client.http.request<AuthResponse>(routes.passkeyRegister, {
-    body,
-    auth: false,
-  })
+  const response = await loginRequest(client, routes.passkeyRegister, body)
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'passkey')
   return { user, isNewUser: response.is_new_user }
@@ -222,10 +219,7 @@ export async function loginWithPasskey(
     authenticator_response: assertionWire(assertion),
     mode,
   }
-  const response = await client.http.request<AuthResponse>(routes.passkeyAuthenticate, {
-    body,
-    auth: false,
-  })
+  const response = await loginRequest(client, routes.passkeyAuthenticate, body)
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'passkey')
   return { user, isNewUser: response.is_new_user }

@@ -1,9 +1,10 @@
 import { routes } from '@latchkey/protocol/routes'
-import type { AuthMode, AuthResponse, SmsInitResponse, UserWire } from '@latchkey/protocol/schemas'
+import type { AuthMode, SmsInitResponse, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 
 /**
  * The E.164 form of a phone number given with its country calling code
@@ -65,9 +66,10 @@ export async function loginWithSmsCode(
   client: LatchkeyClient,
   { phoneNumber, code, mode = 'login-or-sign-up' }: LoginWithSmsCodeParameters,
 ): Promise<LoginWithSmsCodeReturnType> {
-  const response = await client.http.request<AuthResponse>(routes.smsAuthenticate, {
-    body: { phoneNumber: toPhoneE164(phoneNumber), code: cleanCode(code), mode },
-    auth: false,
+  const response = await loginRequest(client, routes.smsAuthenticate, {
+    phoneNumber: toPhoneE164(phoneNumber),
+    code: cleanCode(code),
+    mode,
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'sms')

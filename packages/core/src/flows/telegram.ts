@@ -1,15 +1,11 @@
 import { routes } from '@latchkey/protocol/routes'
-import type {
-  AuthMode,
-  AuthResponse,
-  TelegramAuthResult,
-  UserWire,
-} from '@latchkey/protocol/schemas'
+import type { AuthMode, TelegramAuthResult, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { sessionStore } from '../redirect.ts'
 import { toUser, type User } from '../user.ts'
+import { loginRequest } from './login-request.ts'
 import { telegramPendingKey } from './pending-keys.ts'
 
 export { telegramPendingKey }
@@ -52,13 +48,10 @@ export async function loginWithTelegram(
 ): Promise<LoginWithTelegramReturnType> {
   // docs/captcha.md: a fresh single-use token from the installed captcha, if any.
   const token = captchaToken ?? (await client.captchaToken())
-  const response = await client.http.request<AuthResponse>(routes.telegramAuthenticate, {
-    body: {
-      ...toBody(proof as TelegramProof),
-      mode,
-      ...(token ? { captcha_token: token } : {}),
-    },
-    auth: false,
+  const response = await loginRequest(client, routes.telegramAuthenticate, {
+    ...toBody(proof as TelegramProof),
+    mode,
+    ...(token ? { captcha_token: token } : {}),
   })
   const user = client.session.applyAuthResponse(response)
   setRecentLoginMethod(client.storage, client.appId, 'telegram')

@@ -3,6 +3,7 @@ import type { EnclaveEvent } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { createEnclaveBridge, type EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
+import { ENCLAVE_KEY_WAIT_MS } from '../session-key.ts'
 
 const bridges = new WeakMap<LatchkeyClient, EnclaveBridge>()
 
@@ -20,6 +21,34 @@ export function getEnclave(client: LatchkeyClient): EnclaveBridge {
     bridges.set(client, bridge)
   }
   return bridge
+}
+
+/**
+ * Binds every session the client logs in from now on to the enclave's
+ * device key (docs/security.md "Key routes answer only to the enclave"):
+ * installs a session key provider that asks the enclave for its key
+ * thumbprint, and frames the enclave now, so that the key is known before
+ * the user submits a login. A login waits at most {@link ENCLAVE_KEY_WAIT_MS}
+ * for it. Where the enclave cannot run (plain HTTP off localhost) nothing is
+ * installed: embedded wallets refuse to work there anyway. Returns what
+ * uninstalls the provider.
+ *
+ * @example
+ * const unbind = bindSessionsToEnclave(client)
+ * await loginWithEmailCode(client, { email, code }) // sends latchkey-enclave-key
+ */
+export function bindSessionsToEnclave(client: LatchkeyClient): () => void {
+  try {
+    getEnclave(client)
+  } catch (error) {
+    if (!(error instanceof LatchkeyError && error.code === 'WALLET_PROXY_INSECURE'))
+      console.warn('Latchkey: the wallet enclave could not be framed', error)
+    return () => {}
+  }
+  client.setSessionKeyProvider(() =>
+    getEnclave(client).keyThumbprint({ timeoutMs: ENCLAVE_KEY_WAIT_MS }),
+  )
+  return () => client.setSessionKeyProvider(null)
 }
 
 /** Sends an enclave request with the user's fresh access token. */

@@ -64,6 +64,7 @@ function setup(
   attachEnclave(client, {
     origin: 'http://localhost:8787',
     request: request as never,
+    keyThumbprint: async () => null,
     destroy() {},
   })
   return { client, request }

@@ -5,9 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { deriveSolanaAccount, secretFromMnemonic } from '../derive.ts'
 import { createServerApi } from '../page/api.ts'
 import type { ChannelWindow } from '../page/channel.ts'
+import { loadPageDeviceKey } from '../page/device-key.ts'
+import { MemoryDeviceKeyStore } from '../page/device-key-store.ts'
 import { createFakeServer } from '../page/fake-server.test-helper.ts'
 import { createHandlers } from '../page/handlers.ts'
 import { APP_ID, HOST, settle } from '../page/harness.test-helper.ts'
+import { ENCLAVE_ORIGIN } from '../page/proof.test-helper.ts'
 import { MemoryDeviceShareStore } from '../page/store.ts'
 import { EXPORT_INIT_EVENT } from './messages.ts'
 import { type ExportPage, startExportPage } from './page.ts'
@@ -29,7 +32,14 @@ const postedText = (posted: Posted[]) => JSON.stringify(posted)
 async function setup(options: { origins?: string[]; ancestorOrigins?: string[] } = {}) {
   const server = createFakeServer({ appId: APP_ID })
   const store = new MemoryDeviceShareStore()
-  const api = createServerApi({ appId: APP_ID, fetch: server.fetch })
+  // The wallet page and the export page share the origin, so the device key too.
+  const key = loadPageDeviceKey(new MemoryDeviceKeyStore(), APP_ID)
+  const api = createServerApi({
+    appId: APP_ID,
+    fetch: server.fetch,
+    proof: key.signProof,
+    origin: ENCLAVE_ORIGIN,
+  })
   const handlers = createHandlers({ appId: APP_ID, api, store })
   const posted: Posted[] = []
   const parent = {

@@ -15,6 +15,7 @@ import {
   usersMeResponseSchema,
 } from '@latchkey/protocol/schemas'
 import type { z } from 'zod'
+import type { ProofSigner } from './device-key.ts'
 import { PageError, serverError } from './errors.ts'
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
@@ -37,21 +38,52 @@ export interface ServerApi {
   ): Promise<RecoveryOAuthAuthenticateResponse>
 }
 
-/**
- * Calls the Latchkey server this page is served from: `fetch(path)` relative
- * to the page's own origin (CSP `connect-src 'self'`), with
- * `authorization: Bearer <the request's access token>` and the app id header.
- * Answers are schema-checked; errors become {@link PageError}s with the
- * server's code.
- */
-export function createServerApi(options: {
+export interface ServerApiOptions {
   appId: string
   fetch?: FetchLike
   /** Prefix for paths (default '': same origin). */
   baseUrl?: string
-}): ServerApi {
+  /**
+   * Signs each request's proof with the enclave's device key; its compact JWS
+   * goes in the `dpop` header (docs/security.md "Key routes answer only to
+   * the enclave"). Without it, requests carry no proof.
+   */
+  proof?: ProofSigner
+  /** The page's own origin, the start of each proof's `htu` (default `location.origin`). */
+  origin?: string
+}
+
+/**
+ * Calls the Latchkey server this page is served from: `fetch(path)` relative
+ * to the page's own origin (CSP `connect-src 'self'`), with
+ * `authorization: Bearer <the request's access token>`, the app id header
+ * and, given a `proof` signer, a fresh proof of the enclave's device key.
+ * Answers are schema-checked; errors become {@link PageError}s with the
+ * server's code.
+ *
+ * @example
+ * const key = loadPageDeviceKey(new IndexedDbDeviceKeyStore(), appId)
+ * const api = createServerApi({ appId, proof: key.signProof })
+ */
+export function createServerApi(options: ServerApiOptions): ServerApi {
   const doFetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   const base = options.baseUrl ?? ''
+  const sign = options.proof
+  const origin = options.origin ?? globalThis.location?.origin
+  if (sign && !origin) throw new Error('createServerApi: proofs need the page origin')
+
+  /** The proof for one request; a key that cannot sign fails the call before it is sent. */
+  async function proofFor(method: string, url: string, token: string): Promise<string> {
+    try {
+      return await (sign as ProofSigner)({
+        method,
+        url: new URL(url, origin).href,
+        accessToken: token,
+      })
+    } catch {
+      throw new PageError('WALLET_PROXY_UNAVAILABLE', "The wallet's device key is not available")
+    }
+  }
 
   async function call<S extends z.ZodType>(
     method: 'GET' | 'POST',
@@ -66,9 +98,11 @@ export function createServerApi(options: {
       accept: 'application/json',
     }
     if (body !== undefined) headers['content-type'] = 'application/json'
+    const url = `${base}${path}`
+    if (sign) headers[Header.enclaveProof] = await proofFor(method, url, token)
     let res: Response
     try {
-      res = await doFetch(`${base}${path}`, {
+      res = await doFetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),

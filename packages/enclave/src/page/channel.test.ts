@@ -1,5 +1,5 @@
 import { ENCLAVE_READY_EVENT } from '@latchkey/protocol/constants'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createServerApi } from './api.ts'
 import { type ChannelWindow, type ParentWindow, startChannel } from './channel.ts'
 import { readConfig } from './config.ts'
@@ -20,27 +20,57 @@ function setup(
 }
 
 describe('ready announcement', () => {
-  it('posts ready to the exact parent origin, never "*"', () => {
-    const { posted } = setup({ ancestorOrigins: [HOST] })
-    expect(posted).toEqual([{ message: { event: ENCLAVE_READY_EVENT }, targetOrigin: HOST }])
+  it('posts ready with the device key thumbprint to the exact parent origin, never "*"', async () => {
+    const { posted, ready, key } = setup({ ancestorOrigins: [HOST] })
+    expect(posted).toEqual([])
+    await ready
+    const key_thumbprint = await key.thumbprint
+    expect(key_thumbprint).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(posted).toEqual([
+      { message: { event: ENCLAVE_READY_EVENT, data: { key_thumbprint } }, targetOrigin: HOST },
+    ])
   })
 
-  it('uses the referrer when ancestorOrigins is not available', () => {
-    const { posted } = setup({
+  it('announces a null thumbprint when the device key cannot be loaded', async () => {
+    const parent = { postMessage: vi.fn() }
+    const win = {
+      parent,
+      addEventListener() {},
+      removeEventListener() {},
+      location: { ancestorOrigins: [HOST] },
+    } as unknown as ChannelWindow
+    const channel = startChannel({
+      window: win,
+      config: { appId: APP_ID, origins: [HOST] },
+      handlers: {} as never,
+      keyThumbprint: Promise.reject(new Error('IndexedDB is not available')),
+    })
+    await channel.announced
+    expect(parent.postMessage).toHaveBeenCalledWith(
+      { event: ENCLAVE_READY_EVENT, data: { key_thumbprint: null } },
+      HOST,
+    )
+  })
+
+  it('uses the referrer when ancestorOrigins is not available', async () => {
+    const { posted, ready } = setup({
       origins: [HOST, 'https://other.example.com'],
       referrer: 'https://other.example.com/some/page?q=1',
     })
+    await ready
     expect(posted.map((p) => p.targetOrigin)).toEqual(['https://other.example.com'])
   })
 
-  it('announces nothing to a parent that is not an allowed origin (look-alike included)', () => {
-    const { posted } = setup({ ancestorOrigins: ['https://app.example.com.evil.test'] })
+  it('announces nothing to a parent that is not an allowed origin (look-alike included)', async () => {
+    const { posted, ready } = setup({ ancestorOrigins: ['https://app.example.com.evil.test'] })
+    await ready
     expect(posted).toEqual([])
   })
 
-  it('targets each allowed origin when nothing indicates the parent (the browser filters)', () => {
+  it('targets each allowed origin when nothing indicates the parent (the browser filters)', async () => {
     const origins = [HOST, 'http://localhost:5173']
-    const { posted } = setup({ origins })
+    const { posted, ready } = setup({ origins })
+    await ready
     expect(posted.map((p) => p.targetOrigin)).toEqual(origins)
     expect(posted.some((p) => p.targetOrigin === '*')).toBe(false)
   })
@@ -63,7 +93,12 @@ describe('ready announcement', () => {
       api: createServerApi({ appId: APP_ID, fetch: createFakeServer({ appId: APP_ID }).fetch }),
       store: new MemoryDeviceShareStore(),
     })
-    startChannel({ window: win, config: { appId: APP_ID, origins: [HOST] }, handlers })
+    startChannel({
+      window: win,
+      config: { appId: APP_ID, origins: [HOST] },
+      handlers,
+      keyThumbprint: Promise.resolve(null),
+    })
     ;(listener as ((e: MessageEvent) => void) | null)?.({
       data: { id: '1', event: 'latchkey:clear', data: {} },
       origin: HOST,
@@ -102,7 +137,8 @@ describe('message checks (security bar 46)', () => {
     ['the null origin', 'null'],
     ['the wildcard', '*'],
   ])('ignores a message from %s', async (_name, origin) => {
-    const { deliver, posted } = setup({ ancestorOrigins: [HOST] })
+    const { deliver, posted, ready } = setup({ ancestorOrigins: [HOST] })
+    await ready
     posted.length = 0
     deliver({ id: '1', event: 'latchkey:clear', data: {} }, { origin })
     await settle()
@@ -110,7 +146,8 @@ describe('message checks (security bar 46)', () => {
   })
 
   it('ignores a message from the right origin but another window', async () => {
-    const { deliver, posted } = setup({ ancestorOrigins: [HOST] })
+    const { deliver, posted, ready } = setup({ ancestorOrigins: [HOST] })
+    await ready
     posted.length = 0
     deliver({ id: '1', event: 'latchkey:clear', data: {} }, { source: { postMessage() {} } })
     deliver({ id: '2', event: 'latchkey:clear', data: {} }, { source: null })
@@ -119,7 +156,8 @@ describe('message checks (security bar 46)', () => {
   })
 
   it('ignores malformed and unknown requests', async () => {
-    const { deliver, posted } = setup({ ancestorOrigins: [HOST] })
+    const { deliver, posted, ready } = setup({ ancestorOrigins: [HOST] })
+    await ready
     posted.length = 0
     deliver({ id: '1', event: 'latchkey:wallets:steal', data: {} })
     deliver({ event: 'latchkey:clear', data: {} })

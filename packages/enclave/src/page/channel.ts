@@ -47,6 +47,8 @@ export function readyTargets(win: ChannelWindow, allowed: readonly string[]): st
 }
 
 export interface Channel {
+  /** Settles once readiness has been announced (or would have been: not framed, or stopped). */
+  readonly announced: Promise<void>
   stop(): void
 }
 
@@ -56,12 +58,17 @@ export interface Channel {
  * origins (`===`; a look-alike or prefix is ignored), and passes the
  * protocol schema. Requests run one at a time; each answer goes to the
  * request's exact origin as `{ id, event: event + ':result', data }` or
- * `{ id, event: event + ':error', error: { code, message } }`.
+ * `{ id, event: event + ':error', error: { code, message } }`. Readiness is
+ * announced once the device key is loaded, with its thumbprint (which the
+ * host's next login binds the session to): `{ event: ENCLAVE_READY_EVENT,
+ * data: { key_thumbprint } }`, null when the key could not be loaded.
  */
 export function startChannel(options: {
   window: ChannelWindow
   config: EnclaveConfig
   handlers: Handlers
+  /** The device key's RFC 7638 thumbprint; null when this browser could not make or load it. */
+  keyThumbprint: Promise<string | null>
 }): Channel {
   const { window: win, config, handlers } = options
   // Not framed (the parent is the page itself): stay silent.
@@ -94,12 +101,19 @@ export function startChannel(options: {
   }
 
   win.addEventListener('message', onMessage)
-  if (parent)
-    for (const origin of readyTargets(win, config.origins))
-      parent.postMessage({ event: ENCLAVE_READY_EVENT }, origin)
+  let stopped = false
+  const announced = options.keyThumbprint
+    .catch(() => null)
+    .then((key_thumbprint) => {
+      if (stopped || !parent) return
+      for (const origin of readyTargets(win, config.origins))
+        parent.postMessage({ event: ENCLAVE_READY_EVENT, data: { key_thumbprint } }, origin)
+    })
 
   return {
+    announced,
     stop() {
+      stopped = true
       win.removeEventListener('message', onMessage)
     },
   }

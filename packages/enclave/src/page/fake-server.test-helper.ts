@@ -21,6 +21,7 @@ import {
   REDIRECT_URI,
 } from '../cloud/fakes.test-helper.ts'
 import type { FetchLike } from './api.ts'
+import { ENCLAVE_ORIGIN, type VerifiedProof, verifyProof } from './proof.test-helper.ts'
 
 interface StoredSecret {
   owner: string
@@ -37,19 +38,36 @@ export interface FakeCloudProviders {
   icloud?: FakeCloudKit
 }
 
+/** One request the fake server received, with its checked proof (null when it had none). */
+export interface FakeServerCall {
+  path: string
+  method: string
+  headers: Record<string, string>
+  body: unknown
+  proof: VerifiedProof | null
+}
+
 /**
  * A stand-in for the server's share-storage routes (protocol schemas in,
- * protocol shapes out), with one user per bearer token. `failNext` makes the
- * next call to a path answer an error. With `cloud`, it also answers
+ * protocol shapes out), with one user per bearer token. Every request must
+ * carry a valid enclave proof (`dpop`: checked with jose, `htu` under
+ * `ENCLAVE_ORIGIN`, each `jti` once) unless `requireProof` is false; a
+ * refused one is 401 ENCLAVE_PROOF_INVALID. `failNext` makes the next call to
+ * a path answer an error. With `cloud`, it also answers
  * `recovery/oauth/authenticate` as the real server does: single-use state,
  * the Google code exchanged at the fake Google's token endpoint (PKCE), the
  * iCloud web auth token passed through with the app's container.
  */
-export function createFakeServer(options: { appId: string; cloud?: FakeCloudProviders }) {
+export function createFakeServer(options: {
+  appId: string
+  cloud?: FakeCloudProviders
+  requireProof?: boolean
+}) {
   const secrets = new Map<string, StoredSecret>()
   const wallets = new Map<string, UserWire['linked_accounts']>()
   const failures = new Map<string, { status: number; body: unknown } | 'network'>()
-  const calls: { path: string; headers: Record<string, string>; body: unknown }[] = []
+  const calls: FakeServerCall[] = []
+  const spentJtis = new Set<string>()
 
   const key = (id: string) => id.toLowerCase()
   const json = (status: number, body: unknown) =>
@@ -164,9 +182,11 @@ export function createFakeServer(options: { appId: string; cloud?: FakeCloudProv
 
   const fetch: FetchLike = async (input, init) => {
     const path = input
+    const method = init.method ?? 'GET'
     const headers = Object.fromEntries(new Headers(init.headers).entries())
     const body = init.body ? JSON.parse(String(init.body)) : undefined
-    calls.push({ path, headers, body })
+    const call: FakeServerCall = { path, method, headers, body, proof: null }
+    calls.push(call)
     const failure = failures.get(path)
     if (failure) {
       failures.delete(path)
@@ -177,6 +197,20 @@ export function createFakeServer(options: { appId: string; cloud?: FakeCloudProv
       return json(404, { code: 'APP_NOT_FOUND', message: 'x' })
     const owner = headers.authorization?.match(/^Bearer (user-\w+)$/)?.[1]
     if (!owner) return json(401, { code: 'UNAUTHORIZED', message: 'Unable to authorize user' })
+    if (headers.dpop !== undefined || options.requireProof !== false) {
+      try {
+        const proof = await verifyProof(headers.dpop, {
+          method,
+          url: `${ENCLAVE_ORIGIN}${path}`,
+          accessToken: owner,
+        })
+        if (spentJtis.has(`${proof.jkt}.${proof.jti}`)) throw new Error('jti replayed')
+        spentJtis.add(`${proof.jkt}.${proof.jti}`)
+        call.proof = proof
+      } catch {
+        return json(401, { code: 'ENCLAVE_PROOF_INVALID', message: 'Unable to authorize user' })
+      }
+    }
     const owned = (id: string) => {
       const s = secrets.get(key(id))
       return s && s.owner === owner ? s : null

@@ -1,7 +1,10 @@
 import { createCloudKeyStore } from '../cloud/index.ts'
 import { createServerApi, type FetchLike } from './api.ts'
 import { type Channel, type ChannelWindow, startChannel } from './channel.ts'
+import { loadPageDeviceKey } from './device-key.ts'
+import { MemoryDeviceKeyStore } from './device-key-store.ts'
 import { createHandlers } from './handlers.ts'
+import { ENCLAVE_ORIGIN } from './proof.test-helper.ts'
 import { MemoryDeviceShareStore } from './store.ts'
 
 export const APP_ID = 'abcdefghijklmnopqrstuvwxy'
@@ -28,6 +31,8 @@ export function createHarness(options: {
   ancestorOrigins?: string[]
   referrer?: string
   store?: MemoryDeviceShareStore
+  /** This browser's device keys (default: a fresh one, as on a new device). */
+  keyStore?: MemoryDeviceKeyStore
   /** `fetch` for the Google Drive / iCloud clients (tests pass Node's). */
   cloudFetch?: FetchLike
 }) {
@@ -55,16 +60,28 @@ export function createHarness(options: {
     document: { referrer: options.referrer ?? '' },
   }
   const store = options.store ?? new MemoryDeviceShareStore()
+  const keyStore = options.keyStore ?? new MemoryDeviceKeyStore()
+  const key = loadPageDeviceKey(keyStore, APP_ID)
   const config = { appId: APP_ID, origins: options.origins ?? [HOST] }
   const handlers = createHandlers({
     appId: APP_ID,
-    api: createServerApi({ appId: APP_ID, fetch: options.fetch }),
+    api: createServerApi({
+      appId: APP_ID,
+      fetch: options.fetch,
+      proof: key.signProof,
+      origin: ENCLAVE_ORIGIN,
+    }),
     store,
     ...(options.cloudFetch
       ? { cloudKeyStore: (access) => createCloudKeyStore(access, { fetch: options.cloudFetch }) }
       : {}),
   })
-  const channel: Channel = startChannel({ window: win, config, handlers })
+  const channel: Channel = startChannel({
+    window: win,
+    config,
+    handlers,
+    keyThumbprint: key.thumbprint,
+  })
   let counter = 0
 
   function deliver(data: unknown, init: { origin?: string; source?: unknown } = {}) {
@@ -83,7 +100,18 @@ export function createHarness(options: {
     return answer
   }
 
-  return { posted, parent, win, store, channel, deliver, request }
+  return {
+    posted,
+    parent,
+    win,
+    store,
+    keyStore,
+    channel,
+    deliver,
+    request,
+    ready: channel.announced,
+    key,
+  }
 }
 
 /** Lets queued handlers run (for "nothing happened" assertions). */

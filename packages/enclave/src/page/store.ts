@@ -54,14 +54,16 @@ export class MemoryDeviceShareStore implements DeviceShareStore {
   }
 }
 
-function promised<T>(request: IDBRequest<T>): Promise<T> {
+/** Resolves with a request's result (rejects with its error). */
+export function promised<T>(request: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result)
     request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'))
   })
 }
 
-function done(tx: IDBTransaction): Promise<void> {
+/** Resolves once the transaction has committed (rejects when it fails or aborts). */
+export function done(tx: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve()
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'))

@@ -69,7 +69,8 @@ function render(options: Parameters<typeof renderWithProvider>[1] & { route?: Ro
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = new URL(String(input)).pathname
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
-    const call = { method: init?.method ?? 'GET', path, body }
+    const headers = Object.fromEntries(new Headers(init?.headers).entries())
+    const call = { method: init?.method ?? 'GET', path, headers, body }
     calls.push(call)
     return options.route?.(call) ?? rendered.server.fetch(input, init)
   })

@@ -70,6 +70,7 @@ const json = (status: number, body: unknown) =>
 export interface RecordedCall {
   method: string
   path: string
+  headers: Record<string, string>
   body: unknown
 }
 
@@ -95,7 +96,8 @@ export function createFakeServer(options: FakeServerOptions = {}) {
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = new URL(String(input)).pathname
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
-    calls.push({ method: init?.method ?? 'GET', path, body })
+    const headers = Object.fromEntries(new Headers(init?.headers).entries())
+    calls.push({ method: init?.method ?? 'GET', path, headers, body })
     if (path === `/api/v1/apps/${APP_ID}` && configFailures-- > 0)
       throw new TypeError('Failed to fetch')
     if (path === `/api/v1/apps/${APP_ID}`) return json(200, appConfig(options.config))

@@ -92,6 +92,7 @@ export function renderWithWallets(ui: ReactNode, options: WalletTestOptions = {}
   attachEnclave(client, {
     origin: 'http://latchkey.test',
     request: enclave as never,
+    keyThumbprint: async () => null,
     destroy() {},
   })
   const instance = createLatchkeyInstance(client, {})

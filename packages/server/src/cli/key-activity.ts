@@ -14,7 +14,7 @@ export interface PrintKeyActivityParameters {
 
 /**
  * `latchkey users key-activity USER_ID`: the user's key releases, newest first,
- * one line each (time, kind, entropy id, IP, session, user agent), or the
+ * one line each (time, kind, entropy id, IP, session, enclave key, user agent), or the
  * wire rows as JSON. Returns how many rows it printed.
  *
  * @example
@@ -40,6 +40,7 @@ export async function printKeyActivity(parameters: PrintKeyActivityParameters): 
         row.entropy_id,
         `ip ${row.ip ?? '-'}`,
         `session ${row.session_id}`,
+        `key ${row.enclave_key_thumbprint ?? '-'}`,
         row.user_agent ?? '-',
       ].join('  '),
     )

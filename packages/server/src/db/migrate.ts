@@ -15,6 +15,7 @@ import * as m007 from './migrations/007_passkeys_captcha_transfer.ts'
 import * as m008 from './migrations/008_refresh_successors_telegram_payloads.ts'
 import * as m009 from './migrations/009_otp_send_cooldowns.ts'
 import * as m011 from './migrations/011_key_releases.ts'
+import * as m012 from './migrations/012_enclave_keys.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '008_refresh_successors_telegram_payloads': m008,
   '009_otp_send_cooldowns': m009,
   '011_key_releases': m011,
+  '012_enclave_keys': m012,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

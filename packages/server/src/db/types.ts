@@ -65,6 +65,11 @@ export interface SessionsTable {
   last_used_at: number
   expires_at: number
   revoked_at: number | null
+  /**
+   * RFC 7638 thumbprint of the enclave device key the session was bound to at
+   * login (migration 012, sessions/enclave-key.ts); null: key routes refuse it.
+   */
+  enclave_jkt: string | null
 }
 
 export interface RefreshTokensTable {
@@ -265,12 +270,19 @@ export interface KeyReleasesTable {
   kind: 'auth_share' | 'recovery'
   /** The access token's `sid`. */
   session_id: string
-  /** Null until the enclave-bound release proof exists. */
+  /** The session's enclave key (its RFC 7638 thumbprint), whose proof the release answered. */
   enclave_key_thumbprint: string | null
   ip: string | null
   /** Cut to 256 characters. */
   user_agent: string | null
   created_at: number
+}
+
+/** A spent enclave proof (migration 012, sessions/enclave-proof.ts): single use until its `iat` is stale. */
+export interface EnclaveProofJtisTable {
+  /** SHA-256 (base64url) of `${jkt}.${jti}`. */
+  jti_hash: string
+  expires_at: number
 }
 
 export interface Database {
@@ -295,4 +307,5 @@ export interface Database {
   telegram_payloads: TelegramPayloadsTable
   account_transfers: AccountTransfersTable
   key_releases: KeyReleasesTable
+  enclave_proof_jtis: EnclaveProofJtisTable
 }

@@ -1,7 +1,10 @@
+import { Header, routes } from '@latchkey/protocol'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FetchLike } from '../../../enclave/src/page/api.ts'
 import { createServerApi } from '../../../enclave/src/page/api.ts'
+import { type DeviceKey, loadDeviceKey } from '../../../enclave/src/page/device-key.ts'
+import { MemoryDeviceKeyStore } from '../../../enclave/src/page/device-key-store.ts'
 import { createHandlers } from '../../../enclave/src/page/handlers.ts'
 import { MemoryDeviceShareStore } from '../../../enclave/src/page/store.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
@@ -14,19 +17,48 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** What a browser sends for the page's same-origin fetch: POSTs carry the page's own Origin. */
-function pageFetch(options: { sendOrigin: boolean }): FetchLike {
+/** A device: the enclave's own device key (packages/enclave, WebCrypto) and its share store. */
+async function newDevice() {
+  const key = await loadDeviceKey(new MemoryDeviceKeyStore(), t.app.id, { now: t.clock.now })
+  return { key, login: (email: string) => loginBound(email, key.thumbprint) }
+}
+
+/** An email login whose session is bound to `thumbprint` (the SDK sends it on the login request). */
+async function loginBound(email: string, thumbprint: string): Promise<string> {
+  const init = await t.request(routes.emailInit, { body: { email } })
+  expect(init.status).toBe(200)
+  const auth = await t.request(routes.emailAuthenticate, {
+    body: { email, code: await t.lastCode(email) },
+    headers: { [Header.enclaveKey]: thumbprint },
+  })
+  expect(auth.status).toBe(200)
+  t.clock.advance(31_000)
+  return auth.body.token as string
+}
+
+/**
+ * What a browser sends for the page's same-origin fetch: POSTs carry the
+ * page's own Origin (unless `sendOrigin` is false: not a browser). The proof
+ * is the enclave's own (`createServerApi`'s signer), checked by the server's
+ * verifier: two independent implementations of one contract.
+ */
+function pageFetch(options: { sendOrigin?: boolean } = {}): FetchLike {
   return async (input, init) => {
     const headers = new Headers(init.headers)
-    if (options.sendOrigin && init.method !== 'GET') headers.set('origin', 'http://latchkey.test')
-    return t.server.app.request(input, { method: init.method, headers, body: init.body ?? null })
+    const method = init.method ?? 'GET'
+    if (method !== 'GET' && options.sendOrigin !== false) headers.set('origin', t.ownOrigin)
+    return t.server.app.request(input, { method, headers, body: init.body ?? null })
   }
 }
 
-function page(fetch: FetchLike, store = new MemoryDeviceShareStore()) {
+function page(
+  key: DeviceKey,
+  fetch: FetchLike = pageFetch(),
+  store = new MemoryDeviceShareStore(),
+) {
   const handlers = createHandlers({
     appId: t.app.id,
-    api: createServerApi({ appId: t.app.id, fetch }),
+    api: createServerApi({ appId: t.app.id, fetch, proof: key.signProof, origin: t.ownOrigin }),
     store,
   })
   return { handlers, store }
@@ -34,9 +66,10 @@ function page(fetch: FetchLike, store = new MemoryDeviceShareStore()) {
 
 describe('enclave page ↔ server', () => {
   it('create → connect → personal_sign → recover on a new device → sign again', async () => {
-    const access_token = (await t.login('flow@example.com')).token as string
-    const device = page(pageFetch({ sendOrigin: false }))
-    const { user } = (await device.handlers['latchkey:wallets:create']({
+    const first = await newDevice()
+    const access_token = await first.login('flow@example.com')
+    const device1 = page(first.key)
+    const { user } = (await device1.handlers['latchkey:wallets:create']({
       access_token,
       chain_types: ['ethereum', 'solana'],
       recovery: { method: 'latchkey' },
@@ -46,18 +79,18 @@ describe('enclave page ↔ server', () => {
       entropy_id: string
     }
     expect(wallet.entropy_id.toLowerCase()).toBe(wallet.address.toLowerCase())
-    expect(device.store.records.size).toBe(1)
+    expect(device1.store.records.size).toBe(1)
 
-    const connected = await device.handlers['latchkey:wallets:connect']({
+    const connected = await device1.handlers['latchkey:wallets:connect']({
       access_token,
       entropy_id: wallet.entropy_id,
     })
     expect(connected).toMatchObject({ status: 'ready', recovery_method: 'latchkey' })
 
-    const sign = async (handlers: typeof device.handlers) =>
+    const sign = async (handlers: typeof device1.handlers, token = access_token) =>
       (
         (await handlers['latchkey:wallets:rpc']({
-          access_token,
+          access_token: token,
           entropy_id: wallet.entropy_id,
           chain_type: 'ethereum',
           wallet_index: 0,
@@ -68,39 +101,43 @@ describe('enclave page ↔ server', () => {
       await verifyMessage({
         address: wallet.address,
         message: 'hello',
-        signature: await sign(device.handlers),
+        signature: await sign(device1.handlers),
       }),
     ).toBe(true)
 
-    const other = page(pageFetch({ sendOrigin: false }))
+    // A new device: its own enclave key, bound to its own login.
+    const second = await newDevice()
+    const otherToken = await second.login('flow@example.com')
+    const other = page(second.key)
     expect(
       await other.handlers['latchkey:wallets:connect']({
-        access_token,
+        access_token: otherToken,
         entropy_id: wallet.entropy_id,
       }),
     ).toMatchObject({ status: 'needs-recovery', recovery_method: 'latchkey' })
     await other.handlers['latchkey:wallets:recover']({
-      access_token,
+      access_token: otherToken,
       entropy_id: wallet.entropy_id,
     })
     expect(
       await verifyMessage({
         address: wallet.address,
         message: 'hello',
-        signature: await sign(other.handlers),
+        signature: await sign(other.handlers, otherToken),
       }),
     ).toBe(true)
   })
 
   it('stores nothing when the server refuses the create (already has a wallet)', async () => {
-    const access_token = (await t.login('twice@example.com')).token as string
-    const first = page(pageFetch({ sendOrigin: false }))
+    const { key, login } = await newDevice()
+    const access_token = await login('twice@example.com')
+    const first = page(key)
     await first.handlers['latchkey:wallets:create']({
       access_token,
       chain_types: ['ethereum'],
       recovery: { method: 'latchkey' },
     })
-    const second = page(pageFetch({ sendOrigin: false }))
+    const second = page(key)
     await expect(
       second.handlers['latchkey:wallets:create']({
         access_token,
@@ -112,15 +149,20 @@ describe('enclave page ↔ server', () => {
   })
 
   // A browser sends `Origin: <the server's own origin>` on the page's same-origin POSTs;
-  // resolveApp (http/route.ts) accepts it beside the app's own origins.
-  it('accepts the page’s own origin on same-origin POSTs', async () => {
-    const access_token = (await t.login('origin@example.com')).token as string
-    const device = page(pageFetch({ sendOrigin: true }))
-    await device.handlers['latchkey:wallets:create']({
-      access_token,
-      chain_types: ['ethereum'],
-      recovery: { method: 'latchkey' },
-    })
-    expect(device.store.records.size).toBe(1)
+  // key routes answer nothing else (http/enclave-auth.ts).
+  it('is refused without the page’s own Origin, and stores nothing', async () => {
+    const { key, login } = await newDevice()
+    const access_token = await login('origin@example.com')
+    const device1 = page(key, pageFetch({ sendOrigin: false }))
+    const before = await t.countRows('wallet_secrets')
+    await expect(
+      device1.handlers['latchkey:wallets:create']({
+        access_token,
+        chain_types: ['ethereum'],
+        recovery: { method: 'latchkey' },
+      }),
+    ).rejects.toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' })
+    expect(device1.store.records.size).toBe(0)
+    expect(await t.countRows('wallet_secrets')).toBe(before)
   })
 })

@@ -64,12 +64,17 @@ export interface Services {
   logger: Logger
 }
 
-/** The authenticated caller of a `auth: 'user'` route. */
+/** The authenticated caller of an `auth: 'user'` or `auth: 'enclave'` route. */
 export interface AuthContext {
   userId: string
   sessionId: string
   /** The app the session (and the user) belongs to. */
   appId: string
+  /**
+   * The RFC 7638 thumbprint of the enclave key the session was bound to at
+   * login; null for an unbound session (sessions/enclave-key.ts).
+   */
+  enclaveKeyThumbprint: string | null
 }
 
 export interface HonoEnv {

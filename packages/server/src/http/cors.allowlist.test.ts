@@ -30,6 +30,8 @@ it('answers a preflight from an allowlisted origin with credentials and the latc
     'latchkey-client-id',
     'latchkey-ca-id',
     'latchkey-client',
+    // Login requests carry the enclave key's thumbprint (sessions/enclave-key.ts).
+    'latchkey-enclave-key',
     'authorization',
     'content-type',
   ])

@@ -1,4 +1,4 @@
-import { routes } from '@latchkey/protocol'
+import { Header, routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
 
@@ -62,4 +62,26 @@ it('is an OpenAPI 3.1 document listing every route, generated from the same defi
     expect(doc.paths[path].post.tags).toEqual(['recovery'])
     expect(doc.paths[path].post.security).toEqual([{ bearer: [] }])
   }
+})
+
+it('documents the enclave proof on key routes and the enclave key on login routes', async () => {
+  const doc = (await t.request(routes.openapi, { appId: null })).body
+  const proof = expect.objectContaining({ name: Header.enclaveProof, in: 'header', required: true })
+  const key = expect.objectContaining({ name: Header.enclaveKey, in: 'header', required: false })
+  for (const path of [
+    routes.embeddedWalletsCreate,
+    routes.embeddedWalletsAdd,
+    routes.embeddedWalletsAuthShare,
+    routes.embeddedWalletsRecovery,
+    routes.embeddedWalletsSetRecovery,
+    routes.recoveryOAuthAuthenticate,
+  ]) {
+    expect(doc.paths[path].post.security, path).toEqual([{ bearer: [] }])
+    expect(doc.paths[path].post.parameters, path).toContainEqual(proof)
+  }
+  for (const path of [routes.embeddedWalletsKeyActivity, routes.usersMe])
+    expect(doc.paths[path].get.parameters, path).not.toContainEqual(proof)
+  for (const path of [routes.emailAuthenticate, routes.passkeyRegister, routes.oauthAuthenticate])
+    expect(doc.paths[path].post.parameters, path).toContainEqual(key)
+  expect(doc.paths[routes.sessionRefresh].post.parameters).not.toContainEqual(key)
 })

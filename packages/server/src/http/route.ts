@@ -1,12 +1,14 @@
-import { errorBodySchema, Header } from '@latchkey/protocol'
+import { type AuthResponse, errorBodySchema, Header } from '@latchkey/protocol'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import type { AppRecord } from '../apps/service.ts'
 import { verifyCaptcha } from '../captcha/verify.ts'
 import { ApiError } from '../errors.ts'
+import { bindEnclaveKeyToLogin, readEnclaveKeyHeader } from '../sessions/enclave-key.ts'
 import { authenticateRequest } from '../sessions/service.ts'
 import { clientIp } from './client-ip.ts'
 import type { AuthContext, HonoEnv, Services } from './context.ts'
+import { authenticateEnclaveRequest } from './enclave-auth.ts'
 import { readBody } from './read-body.ts'
 
 /** Largest JSON body a route accepts, in bytes (counted while it streams: read-body.ts). */
@@ -19,7 +21,7 @@ export interface HandlerInput<B, Q> {
   query: Q
   /** The app of the request (routes with `app: false` must not read it). */
   app: AppRecord
-  /** The caller (only on `auth: 'user'` routes). */
+  /** The caller (only on `auth: 'user'` and `auth: 'enclave'` routes). */
   auth: AuthContext
 }
 
@@ -46,7 +48,18 @@ export interface RouteDefinition<
   path: string
   summary: string
   tags: string[]
-  auth: 'none' | 'user'
+  /**
+   * `user`: a bearer access token of a live session. `enclave` (the key
+   * routes): that, from this server's own origin only, with a proof signed by
+   * the session's enclave key (http/enclave-auth.ts).
+   */
+  auth: 'none' | 'user' | 'enclave'
+  /**
+   * The handler creates a session (a login): a `latchkey-enclave-key` header
+   * is checked before it runs, and the new session is bound to that key
+   * before the answer is sent (sessions/enclave-key.ts).
+   */
+  startsSession?: boolean
   /** Needs an app (header or :app_id), checked against the Origin (default true). */
   app?: boolean
   body?: B
@@ -135,6 +148,10 @@ export function registerRoutes(
         def.app === false ? (undefined as unknown as AppRecord) : await resolveApp(c, services)
       let auth = undefined as unknown as AuthContext
       if (def.auth === 'user') auth = await authenticateRequest(services, bearerToken(c), app.id)
+      if (def.auth === 'enclave')
+        auth = await authenticateEnclaveRequest(c, services, bearerToken(c), app.id)
+      // Malformed: 400 before any session is made.
+      const enclaveKey = def.startsSession ? readEnclaveKeyHeader(c) : undefined
       let body: unknown
       if (def.body) {
         const parsed = def.body.safeParse(await readJson(c))
@@ -162,9 +179,28 @@ export function registerRoutes(
           c.req.header('origin'),
         )
       const result = await def.handler({ c, services, body, query, app, auth })
+      if (enclaveKey) await bindEnclaveKeyToLogin(services, result as AuthResponse, enclaveKey)
       return c.json(result as object, def.status ?? 200)
     })
   }
+}
+
+const ENCLAVE_PROOF_PARAMETER = {
+  name: Header.enclaveProof,
+  in: 'header',
+  required: true,
+  description:
+    "The enclave's proof for this request (RFC 9449 DPoP shape, ES256), signed by the key the session was bound to at login",
+  schema: { type: 'string' },
+}
+
+const ENCLAVE_KEY_PARAMETER = {
+  name: Header.enclaveKey,
+  in: 'header',
+  required: false,
+  description:
+    "RFC 7638 SHA-256 thumbprint of the enclave's device key: the new session is bound to it",
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
 }
 
 const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -202,6 +238,8 @@ export function buildOpenApi(
           schema: prop,
         })
     }
+    if (def.auth === 'enclave') params.push(ENCLAVE_PROOF_PARAMETER)
+    if (def.startsSession) params.push(ENCLAVE_KEY_PARAMETER)
     const operation: Record<string, unknown> = {
       summary: def.summary,
       tags: def.tags,
@@ -223,7 +261,7 @@ export function buildOpenApi(
         required: true,
         content: { 'application/json': { schema: toJsonSchema(def.body, 'input') } },
       }
-    if (def.auth === 'user') operation.security = [{ bearer: [] }]
+    if (def.auth !== 'none') operation.security = [{ bearer: [] }]
     paths[path] ??= {}
     ;(paths[path] as Record<string, unknown>)[def.method] = operation
   }

@@ -1,8 +1,9 @@
-import { routes, SIGN_IN_NONCE_TTL_MS } from '@latchkey/protocol'
+import { ENCLAVE_PROOF_MAX_SKEW_S, routes, SIGN_IN_NONCE_TTL_MS } from '@latchkey/protocol'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Logger } from '../config.ts'
 import { sha256 } from '../ids.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
+import { hdBody } from '../test/wallets.ts'
 import { purgeExpired } from './purge.ts'
 
 // Tracker issue 15, item 9: expired rows are purged, and a row still valid never is.
@@ -133,6 +134,11 @@ async function seed(tag: string, expiresAt: number) {
       used_at,
     })
     .execute()
+  // Kept 5 minutes past expiry, as maintenance/purge.ts keeps them: gone at `expiresAt`.
+  await db
+    .insertInto('enclave_proof_jtis')
+    .values({ jti_hash: tag, expires_at: expiresAt - 5 * 60_000 })
+    .execute()
   // A cooldown "expires" when the next send is allowed: sent_at + 30 s.
   await db
     .insertInto('otp_send_cooldowns')
@@ -150,10 +156,11 @@ const EXPIRING = [
   'captcha_tokens',
   'telegram_payloads',
   'account_transfers',
+  'enclave_proof_jtis',
   'otp_send_cooldowns',
 ] as const
 
-it('deletes codes, nonces, states, challenges and cooldowns at their expiry, not a millisecond before', async () => {
+it('deletes codes, nonces, states, challenges, spent proofs and cooldowns at their expiry, not a millisecond before', async () => {
   const now = t.clock.now() + DAY
   await purgeExpired(t.db, now - 1) // the login's code and cooldown
   await seed('expired', now)
@@ -183,6 +190,30 @@ it('deletes in bounded batches until nothing expired is left', async () => {
       .execute()
   await purgeExpired(t.db, now - 1) // what earlier tests left
   expect((await purgeExpired(t.db, now, { batchSize: 2 })).captcha_tokens).toBe(5)
+})
+
+it('a spent enclave proof is kept past the end of its iat window (plus the margin), then purged', async () => {
+  const login = await t.login('purge-proof@example.com', { enclaveKey: t.enclaveKey })
+  const spentAt = t.clock.now()
+  const res = await t.enclaveRequest(routes.embeddedWalletsCreate, {
+    token: login.token ?? '',
+    body: hdBody(),
+    proof: { jti: 'purge-me' },
+  })
+  expect(res.status).toBe(200)
+  const row = () =>
+    t.db
+      .selectFrom('enclave_proof_jtis')
+      .select('expires_at')
+      .where('jti_hash', '=', sha256(`${t.enclaveKey.jkt}.purge-me`))
+      .execute()
+  // The iat window is ±60 s: 120 s after the spend no replay of it passes anyway.
+  expect(await row()).toEqual([{ expires_at: spentAt + 2 * ENCLAVE_PROOF_MAX_SKEW_S * 1000 }])
+  const gone = spentAt + 2 * ENCLAVE_PROOF_MAX_SKEW_S * 1000 + 5 * 60_000
+  await purgeExpired(t.db, gone - 1)
+  expect(await row()).toHaveLength(1)
+  expect((await purgeExpired(t.db, gone)).enclave_proof_jtis).toBe(1)
+  expect(await row()).toEqual([])
 })
 
 describe('sessions', () => {

@@ -12,6 +12,12 @@ export const DEFAULT_PURGE_INTERVAL_MS = 10 * 60_000
 /** Kept as in auth/telegram/payloads.ts: a replay near auth_date's limit is still refused. */
 const TELEGRAM_SWEEP_MARGIN_MS = 5 * 60_000
 
+/**
+ * A spent enclave proof is kept this long past its expiry (sessions/enclave-proof.ts),
+ * so nodes whose clocks disagree by up to that much still refuse its replay.
+ */
+const ENCLAVE_PROOF_SWEEP_MARGIN_MS = 5 * 60_000
+
 export interface PurgeExpiredOptions {
   /** Rows per delete statement (default 1000). */
   batchSize?: number
@@ -40,6 +46,7 @@ export type PurgedTable =
   | 'sessions'
   | 'refresh_tokens'
   | 'key_releases'
+  | 'enclave_proof_jtis'
 
 /** Tables with a single-column key and an `expires_at`: the key, and how long a row outlives its expiry. */
 const EXPIRING: ReadonlyArray<{
@@ -57,12 +64,13 @@ const EXPIRING: ReadonlyArray<{
   { table: 'captcha_tokens', key: 'token_hash', graceMs: 0 },
   { table: 'telegram_payloads', key: 'payload_hash', graceMs: TELEGRAM_SWEEP_MARGIN_MS },
   { table: 'account_transfers', key: 'nonce_hash', graceMs: 0 },
+  { table: 'enclave_proof_jtis', key: 'jti_hash', graceMs: ENCLAVE_PROOF_SWEEP_MARGIN_MS },
 ]
 
 /**
  * Deletes rows nobody can use any more, in batches of `batchSize`: one-time
- * codes, nonces, OAuth states, challenges, captcha tokens and transfer offers
- * past their expiry (every reader treats `expires_at <= now` as expired), resend
+ * codes, nonces, OAuth states, challenges, captcha tokens, transfer offers and
+ * spent enclave proofs past their expiry (every reader treats `expires_at <= now` as expired), resend
  * cooldowns that are over, and sessions — with their refresh tokens — past
  * their absolute lifetime (revoked or not) or idle for longer than a refresh
  * or an access token could still use them. A row that is still valid is never

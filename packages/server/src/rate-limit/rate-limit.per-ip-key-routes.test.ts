@@ -8,7 +8,8 @@ import { ethAddress, hdBody, importBody, recovery, solAddress } from '../test/wa
 // Tracker issue 15, item 3: every key route — wallet creation and import,
 // add, the auth share (signing and export), the recovery material, set
 // recovery, the cloud-recovery consents — counts against one budget per
-// caller IP, checked after the session and before any share is touched.
+// caller IP, checked after the session (and, on the enclave's routes, its
+// proof) and before any share is touched.
 const LIMIT = 3
 const WINDOW_MS = 10 * 60_000
 
@@ -20,9 +21,9 @@ beforeAll(async () => {
     trustProxy: true,
     rateLimits: { walletKeyRequestsPerIp: { limit: LIMIT, windowMs: WINDOW_MS } },
   })
-  token = (await t.login('keys@example.com')).token ?? ''
+  token = (await t.login('keys@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   wallet = hdBody()
-  const created = await t.request(routes.embeddedWalletsCreate, {
+  const created = await t.enclaveRequest(routes.embeddedWalletsCreate, {
     token,
     body: wallet,
     headers: from('192.0.2.1'),
@@ -98,7 +99,7 @@ describe.each(
 )('$name', ({ path, body, ip, otherIp }) => {
   it(`${LIMIT} calls from one IP get an answer, the next is 429 TOO_MANY_REQUESTS; another IP is unaffected`, async () => {
     const call = (from_ip: string) =>
-      t.request(path, { token, body: body(), headers: from(from_ip) })
+      t.enclaveRequest(path, { token, body: body(), headers: from(from_ip) })
     for (let i = 0; i < LIMIT; i++) expect((await call(ip)).status).not.toBe(429)
     expect(await call(ip)).toMatchObject({ status: 429, body: { code: 'TOO_MANY_REQUESTS' } })
     expect((await call(otherIp)).status).not.toBe(429)
@@ -109,12 +110,14 @@ describe('one budget per IP', () => {
   it('is shared by every key route and every app, and a refused call releases nothing', async () => {
     const ip = '203.0.113.50'
     const other = await t.createApp()
-    const stranger = (await t.login('stranger@example.com', { appId: other.id })).token ?? ''
+    const stranger =
+      (await t.login('stranger@example.com', { appId: other.id, enclaveKey: t.enclaveKey }))
+        .token ?? ''
     const ask = (path: string) =>
-      t.request(path, { token, body: { entropy_id: wallet.entropy_id }, headers: from(ip) })
+      t.enclaveRequest(path, { token, body: { entropy_id: wallet.entropy_id }, headers: from(ip) })
     expect((await ask(routes.embeddedWalletsAuthShare)).status).toBe(200)
     expect((await ask(routes.embeddedWalletsRecovery)).status).toBe(200)
-    const elsewhere = await t.request(routes.embeddedWalletsAuthShare, {
+    const elsewhere = await t.enclaveRequest(routes.embeddedWalletsAuthShare, {
       token: stranger,
       appId: other.id,
       body: { entropy_id: ethAddress() },
@@ -129,7 +132,7 @@ describe('one budget per IP', () => {
   it('holds under a concurrent burst: exactly the cap is served', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
-        t.request(routes.embeddedWalletsAuthShare, {
+        t.enclaveRequest(routes.embeddedWalletsAuthShare, {
           token,
           body: { entropy_id: wallet.entropy_id },
           headers: from('203.0.113.51'),
@@ -143,7 +146,7 @@ describe('one budget per IP', () => {
   it('the window reopens after windowMs, not before', async () => {
     const ip = '203.0.113.53'
     const ask = () =>
-      t.request(routes.embeddedWalletsAuthShare, {
+      t.enclaveRequest(routes.embeddedWalletsAuthShare, {
         token,
         body: { entropy_id: wallet.entropy_id },
         headers: from(ip),
@@ -158,14 +161,14 @@ describe('one budget per IP', () => {
   it('a call without a valid session is refused before it is counted', async () => {
     const ip = '203.0.113.52'
     for (let i = 0; i < LIMIT + 2; i++) {
-      const res = await t.request(routes.embeddedWalletsAuthShare, {
+      const res = await t.enclaveRequest(routes.embeddedWalletsAuthShare, {
         token: 'not-a-jwt',
         body: { entropy_id: wallet.entropy_id },
         headers: from(ip),
       })
       expect(res.status).toBe(401)
     }
-    const owner = await t.request(routes.embeddedWalletsAuthShare, {
+    const owner = await t.enclaveRequest(routes.embeddedWalletsAuthShare, {
       token,
       body: { entropy_id: wallet.entropy_id },
       headers: from(ip),

@@ -53,24 +53,38 @@ afterAll(async () => {
   await redis.quit()
 })
 
+interface NodeRequestOptions {
+  ip?: string
+  token?: string
+  /** As the enclave calls a key route: own origin, and a proof by `a.enclaveKey`. */
+  enclave?: boolean
+}
+
 /** A request to node B, shaped like `a.request`. */
-async function onB(path: string, body: object, options: { ip?: string; token?: string } = {}) {
+async function onB(path: string, body: object, options: NodeRequestOptions = {}) {
   const headers: Record<string, string> = {
     [Header.appId]: a.app.id,
     'content-type': 'application/json',
   }
   if (options.ip) headers['x-forwarded-for'] = options.ip
   if (options.token) headers.authorization = `Bearer ${options.token}`
+  if (options.enclave) {
+    headers.origin = a.ownOrigin
+    headers[Header.enclaveProof] = await a.enclaveKey.proof({
+      path,
+      token: options.token ?? '',
+      now: a.clock.now(),
+    })
+  }
   const res = await b.app.request(path, { method: 'POST', headers, body: JSON.stringify(body) })
   return { status: res.status, body: await res.json() }
 }
 
-const onA = (path: string, body: object, options: { ip?: string; token?: string } = {}) =>
-  a.request(path, {
-    body,
-    token: options.token,
-    headers: options.ip ? { 'x-forwarded-for': options.ip } : {},
-  })
+const onA = (path: string, body: object, options: NodeRequestOptions = {}) => {
+  const headers: Record<string, string> = options.ip ? { 'x-forwarded-for': options.ip } : {}
+  const request = { body, token: options.token, headers }
+  return options.enclave ? a.enclaveRequest(path, request) : a.request(path, request)
+}
 
 const wrong = (code: string) => (code === '000000' ? '111111' : '000000')
 
@@ -140,14 +154,14 @@ describe('one count across nodes', () => {
   })
 
   it('the per-IP key-route cap', async () => {
-    const token = (await a.login('shared-keys@example.com')).token ?? ''
+    const token = (await a.login('shared-keys@example.com', { enclaveKey: a.enclaveKey })).token
     const wallet = hdBody()
-    const ip = '198.51.100.3'
-    expect((await onA(routes.embeddedWalletsCreate, wallet, { ip, token })).status).toBe(200)
+    const key = { ip: '198.51.100.3', token: token ?? '', enclave: true }
+    expect((await onA(routes.embeddedWalletsCreate, wallet, key)).status).toBe(200)
     const ask = { entropy_id: wallet.entropy_id }
-    expect((await onB(routes.embeddedWalletsAuthShare, ask, { ip, token })).status).toBe(200)
-    expect((await onA(routes.embeddedWalletsRecovery, ask, { ip, token })).status).toBe(200)
-    expect(await onB(routes.embeddedWalletsAuthShare, ask, { ip, token })).toMatchObject({
+    expect((await onB(routes.embeddedWalletsAuthShare, ask, key)).status).toBe(200)
+    expect((await onA(routes.embeddedWalletsRecovery, ask, key)).status).toBe(200)
+    expect(await onB(routes.embeddedWalletsAuthShare, ask, key)).toMatchObject({
       status: 429,
       body: { code: 'TOO_MANY_REQUESTS' },
     })

@@ -70,7 +70,7 @@ it('init refuses a missing or malformed challenge (no plain method exists)', asy
 
 it('the right verifier gets a Drive token that works on the Drive API', async () => {
   const consent = await t.googleConsent(token)
-  const res = await t.request(routes.recoveryOAuthAuthenticate, {
+  const res = await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
     token,
     body: {
       provider: 'google-drive',
@@ -93,7 +93,7 @@ it('the right verifier gets a Drive token that works on the Drive API', async ()
 it('a wrong verifier is refused by Google: 424 CLOUD_RECOVERY_FAILED', async () => {
   const consent = await t.googleConsent(token)
   const exchanges = t.google.tokenRequests
-  const res = await t.request(routes.recoveryOAuthAuthenticate, {
+  const res = await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
     token,
     body: {
       provider: 'google-drive',
@@ -116,14 +116,14 @@ it('a Google Drive exchange without a verifier is 400 INVALID_PAYLOAD and leaves
   }
   for (const code_verifier of [undefined, 'too-short', 'x'.repeat(129)])
     expect(
-      await t.request(routes.recoveryOAuthAuthenticate, {
+      await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
         token,
         body: { ...body, code_verifier },
       }),
     ).toMatchObject({ status: 400, body: { code: 'INVALID_PAYLOAD' } })
   expect(
     (
-      await t.request(routes.recoveryOAuthAuthenticate, {
+      await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
         token,
         body: { ...body, code_verifier: consent.verifier },
       })

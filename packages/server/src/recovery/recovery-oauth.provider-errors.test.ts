@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const authenticate = async (body: object, tok = token, appId?: string) => {
-  const res = await t.request(routes.recoveryOAuthAuthenticate, {
+  const res = await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
     token: tok,
     body,
     ...(appId ? { appId } : {}),
@@ -80,7 +80,8 @@ describe('Google Drive', () => {
       client_id: GOOGLE_CLIENT.clientId,
       client_secret: 'not-the-secret',
     })
-    const other = (await t.login('dave@example.com', { appId: app.id })).token ?? ''
+    const other =
+      (await t.login('dave@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const { verifier, challenge } = pkce()
     const state = stateCode()
     const init = await t.request(routes.recoveryOAuthInit, {
@@ -115,7 +116,7 @@ describe('Google Drive', () => {
     try {
       const tok = await down.userToken('erin@example.com')
       const consent = await down.googleConsent(tok)
-      const res = await down.request(routes.recoveryOAuthAuthenticate, {
+      const res = await down.enclaveRequest(routes.recoveryOAuthAuthenticate, {
         token: tok,
         body: googleBody(consent),
       })
@@ -142,7 +143,8 @@ describe('iCloud', () => {
       environment: 'development',
       api_token: 'wrong-token',
     })
-    const other = (await t.login('frank@example.com', { appId: app.id })).token ?? ''
+    const other =
+      (await t.login('frank@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const before = await t.countRows('recovery_oauth_states')
     const res = await t.request(routes.recoveryOAuthInitIcloud, {
       token: other,
@@ -163,7 +165,8 @@ describe('iCloud', () => {
       environment: 'production',
       api_token: ICLOUD_CONTAINER.apiToken,
     })
-    const other = (await t.login('gina@example.com', { appId: app.id })).token ?? ''
+    const other =
+      (await t.login('gina@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const res = await t.request(routes.recoveryOAuthInitIcloud, {
       token: other,
       appId: app.id,
@@ -192,7 +195,7 @@ describe('iCloud', () => {
   it('authenticate hands back the web auth token with the container, environment and API token', async () => {
     const consent = await t.icloudConsent(token)
     secrets.push(consent.code)
-    const res = await t.request(routes.recoveryOAuthAuthenticate, {
+    const res = await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
       token,
       body: { provider: 'icloud', authorization_code: consent.code, state_code: consent.state },
     })
@@ -261,7 +264,8 @@ describe('not configured', () => {
             },
       )
     for (const app of [offeredOnly, credentialsOnly]) {
-      const tok = (await t.login('ivy@example.com', { appId: app.id })).token ?? ''
+      const tok =
+        (await t.login('ivy@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
       for (const res of await initBoth(tok, app.id)) expect(res).toMatchObject(notConfigured)
     }
   })
@@ -273,9 +277,10 @@ describe('not configured', () => {
       client_id: GOOGLE_CLIENT.clientId,
       client_secret: GOOGLE_CLIENT.clientSecret,
     })
-    const owner = (await t.login('kim@example.com', { appId: app.id })).token ?? ''
+    const owner =
+      (await t.login('kim@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const body = hdBody({ recovery: recovery('google-drive') })
-    const created = await t.request(routes.embeddedWalletsCreate, {
+    const created = await t.enclaveRequest(routes.embeddedWalletsCreate, {
       token: owner,
       appId: app.id,
       body,
@@ -287,7 +292,8 @@ describe('not configured', () => {
       .where('id', '=', app.id)
       .execute()
     t.server.services.apps.invalidate(app.id)
-    const newcomer = (await t.login('lou@example.com', { appId: app.id })).token ?? ''
+    const newcomer =
+      (await t.login('lou@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const [google] = await initBoth(newcomer, app.id)
     expect(google).toMatchObject(notConfigured)
     const [ownerGoogle, ownerIcloud] = await initBoth(owner, app.id)
@@ -303,7 +309,8 @@ describe('not configured', () => {
       environment: 'development',
       api_token: ICLOUD_CONTAINER.apiToken,
     })
-    const tok = (await t.login('jack@example.com', { appId: app.id })).token ?? ''
+    const tok =
+      (await t.login('jack@example.com', { appId: app.id, enclaveKey: t.enclaveKey })).token ?? ''
     const state = stateCode()
     const init = await t.request(routes.recoveryOAuthInitIcloud, {
       token: tok,

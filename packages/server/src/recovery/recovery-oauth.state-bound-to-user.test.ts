@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const authenticate = (token: string, body: object, appId?: string) =>
-  t.request(routes.recoveryOAuthAuthenticate, { token, body, ...(appId ? { appId } : {}) })
+  t.enclaveRequest(routes.recoveryOAuthAuthenticate, { token, body, ...(appId ? { appId } : {}) })
 
 const mismatch = { status: 400, body: { code: 'OAUTH_STATE_MISMATCH' } }
 
@@ -72,7 +72,8 @@ it('a state of another app is refused, even for the same email', async () => {
     environment: 'development',
     api_token: 'ck0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcd',
   })
-  const otherAlice = (await t.login('alice@example.com', { appId: other.id })).token ?? ''
+  const otherAlice =
+    (await t.login('alice@example.com', { appId: other.id, enclaveKey: t.enclaveKey })).token ?? ''
   const consent = await t.icloudConsent(alice)
   expect(
     await authenticate(
@@ -92,7 +93,7 @@ it('an unknown state, and a call without a session, are refused', async () => {
     }),
   ).toMatchObject(mismatch)
   const consent = await t.icloudConsent(alice)
-  const anonymous = await t.request(routes.recoveryOAuthAuthenticate, {
+  const anonymous = await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
     body: { provider: 'icloud', authorization_code: consent.code, state_code: consent.state },
   })
   expect(anonymous).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } })

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const authenticateIcloud = (consent: { code: string; state: string }) =>
-  t.request(routes.recoveryOAuthAuthenticate, {
+  t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
     token,
     body: { provider: 'icloud', authorization_code: consent.code, state_code: consent.state },
   })
@@ -39,7 +39,7 @@ it('a state at or past 10 minutes is 400 OAUTH_STATE_MISMATCH, and Google is not
   })
   const exchanges = t.google.tokenRequests
   expect(
-    await t.request(routes.recoveryOAuthAuthenticate, {
+    await t.enclaveRequest(routes.recoveryOAuthAuthenticate, {
       token,
       body: {
         provider: 'google-drive',

@@ -13,7 +13,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const authenticate = (body: object) => t.request(routes.recoveryOAuthAuthenticate, { token, body })
+const authenticate = (body: object) =>
+  t.enclaveRequest(routes.recoveryOAuthAuthenticate, { token, body })
 
 it('a Google Drive state works once; a replay is 400 OAUTH_STATE_MISMATCH without a call to Google', async () => {
   const consent = await t.googleConsent(token)

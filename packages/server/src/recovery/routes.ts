@@ -43,7 +43,8 @@ export const recoveryOAuthAuthenticateRoute = defineRoute({
   path: routes.recoveryOAuthAuthenticate,
   summary: "Exchange a cloud consent's result for provider access (called by the enclave)",
   tags: ['recovery'],
-  auth: 'user',
+  // The enclave's exchange: the provider access it returns reaches the recovery key.
+  auth: 'enclave',
   body: recoveryOAuthAuthenticateRequestSchema,
   response: recoveryOAuthAuthenticateResponseSchema,
   handler: async ({ c, services, app, auth, body }) => {

@@ -193,9 +193,11 @@ async function replayRotated(
 }
 
 /**
- * Checks a bearer access token and that its session is still live. The
- * session row lookup (one primary-key read) is the price of instant logout:
- * a revoked session's access tokens stop working at once, not at expiry.
+ * Checks a bearer access token and that its session is still live; returns
+ * the caller and the session's enclave key binding (key routes check their
+ * proof against it). The session row lookup (one primary-key read) is the
+ * price of instant logout: a revoked session's access tokens stop working at
+ * once, not at expiry.
  */
 export async function authenticateRequest(
   services: Services,
@@ -211,7 +213,7 @@ export async function authenticateRequest(
   }
   const session = await services.db
     .selectFrom('sessions')
-    .select(['user_id', 'revoked_at', 'expires_at'])
+    .select(['user_id', 'revoked_at', 'expires_at', 'enclave_jkt'])
     .where('id', '=', claims.sid)
     .executeTakeFirst()
   if (
@@ -221,7 +223,12 @@ export async function authenticateRequest(
     services.now() >= Number(session.expires_at)
   )
     throw new ApiError('UNAUTHORIZED')
-  return { userId: claims.sub, sessionId: claims.sid, appId }
+  return {
+    userId: claims.sub,
+    sessionId: claims.sid,
+    appId,
+    enclaveKeyThumbprint: session.enclave_jkt,
+  }
 }
 
 /** Access + identity tokens and the user, as every login and refresh answers. */

@@ -1,6 +1,6 @@
 import { type KeyObject, sign } from 'node:crypto'
 import type { AccessTokenClaims, LinkedAccountWire } from '@latchkey/protocol'
-import { jwtVerify } from 'jose'
+import { decodeJwt, jwtVerify } from 'jose'
 import type { Services } from '../http/context.ts'
 
 /** Header `typ` values: explicit types keep one token kind from passing as another (RFC 8725 §3.11). */
@@ -82,4 +82,18 @@ export async function verifyOwnAccessToken(
   )
   if (typeof payload.sid !== 'string') throw new Error('No session id')
   return payload as unknown as AccessTokenClaims
+}
+
+/**
+ * The session id (`sid`) of an access token this server has just signed, read
+ * without verifying it: only for a token in hand from `signAccessToken`
+ * (the login routes' answer, http/route.ts), never for one a client sent.
+ *
+ * @example
+ * const sessionId = sessionIdOfOwnNewAccessToken(authResponse.token)
+ */
+export function sessionIdOfOwnNewAccessToken(token: string): string {
+  const { sid } = decodeJwt(token)
+  if (typeof sid !== 'string') throw new Error('The access token has no session id')
+  return sid
 }

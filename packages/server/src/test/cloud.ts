@@ -44,7 +44,7 @@ export const stateCode = (): string => randomBytes(16).toString('base64url')
 export interface CloudTestInstance extends TestInstance {
   google: FakeGoogle
   cloudKit: FakeCloudKit
-  /** A logged-in user's access token. */
+  /** A logged-in user's access token (its session bound to `enclaveKey`). */
   userToken(email: string): Promise<string>
   /**
    * POST init (Google Drive) for `token`, then have the fake Google issue a
@@ -118,7 +118,7 @@ export async function getCloudTestInstance(
     google,
     cloudKit,
     async userToken(email) {
-      return (await t.login(email)).token ?? ''
+      return (await t.login(email, { enclaveKey: t.enclaveKey })).token ?? ''
     },
     async googleConsent(token, opts = {}) {
       const state = stateCode()

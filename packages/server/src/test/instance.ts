@@ -9,6 +9,7 @@ import { type LatchkeyServerOptions, silentLogger } from '../config.ts'
 import { connectPostgres, connectSqlite } from '../db/connect.ts'
 import type { Database } from '../db/types.ts'
 import { createLatchkeyServer, type LatchkeyServer } from '../server.ts'
+import { createTestEnclaveKey, type TestEnclaveKey, type TestProofOptions } from './enclave-key.ts'
 
 export const TEST_ORIGIN = 'http://app.test'
 
@@ -44,6 +45,17 @@ export interface RequestOptions {
   headers?: Record<string, string>
 }
 
+/** A key route called as the enclave page calls it (TestInstance.enclaveRequest). */
+export interface EnclaveRequestOptions extends Omit<RequestOptions, 'method' | 'origin'> {
+  method?: 'GET' | 'POST'
+  /** The signing key (default: the instance's `enclaveKey`). */
+  enclaveKey?: TestEnclaveKey
+  /** Default: the instance's own origin; `null` to omit. */
+  origin?: string | null
+  /** Overrides of the proof's claims and header; `null` sends no proof. */
+  proof?: Partial<TestProofOptions> | null
+}
+
 export interface TestResponse {
   status: number
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect response bodies loosely
@@ -62,8 +74,28 @@ export interface TestInstance {
   request(path: string, options?: RequestOptions): Promise<TestResponse>
   /** Latest code the dev mailbox got for `email`. */
   lastCode(email: string): Promise<string>
-  /** init + authenticate: a logged-in user. */
-  login(email: string, options?: { appId?: string }): Promise<AuthResponse>
+  /** This server's own origin (the enclave page's): `config.ownOrigins[0]`, http://latchkey.test. */
+  ownOrigin: string
+  /** A device key of "the" enclave: `login(email, { enclaveKey: t.enclaveKey })` binds to it. */
+  enclaveKey: TestEnclaveKey
+  /**
+   * init + authenticate: a logged-in user. With `enclaveKey`, the login sends
+   * its thumbprint (`latchkey-enclave-key`) and the session is bound to it.
+   */
+  login(
+    email: string,
+    options?: { appId?: string; enclaveKey?: TestEnclaveKey },
+  ): Promise<AuthResponse>
+  /**
+   * Calls a key route as the enclave page does: from the own origin, with a
+   * `dpop` proof signed by `enclaveKey` (default the instance's) for this
+   * method, path and token, `iat` from the test clock.
+   *
+   * @example
+   * const { token } = await t.login('a@b.co', { enclaveKey: t.enclaveKey })
+   * await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body: hdBody() })
+   */
+  enclaveRequest(path: string, options: EnclaveRequestOptions): Promise<TestResponse>
   /** Creates another app in the same database. */
   createApp(settings?: AppSettings, origins?: string[]): Promise<AppRecord>
   countRows(table: keyof Database): Promise<number>
@@ -135,6 +167,7 @@ export async function getTestInstance(
     settings: appSettings ?? {},
   })
 
+  const ownOrigin = server.services.config.ownOrigins[0] ?? 'http://latchkey.test'
   const instance: TestInstance = {
     server,
     db,
@@ -142,6 +175,8 @@ export async function getTestInstance(
     app: created.app,
     appSecret: created.secret,
     dialect,
+    ownOrigin,
+    enclaveKey: await createTestEnclaveKey(),
     async request(path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) }
       const appId = opts.appId === undefined ? created.app.id : opts.appId
@@ -177,11 +212,32 @@ export async function getTestInstance(
       const auth = await instance.request(routes.emailAuthenticate, {
         body: { email, code },
         appId,
+        headers: opts.enclaveKey ? { [Header.enclaveKey]: opts.enclaveKey.jkt } : {},
       })
       if (auth.status !== 200) throw new Error(`authenticate failed: ${JSON.stringify(auth.body)}`)
       // Past the resend cooldown, so the next init for this address works.
       clock.advance(31_000)
       return auth.body as AuthResponse
+    },
+    async enclaveRequest(path, opts) {
+      const { enclaveKey = instance.enclaveKey, proof, origin, method = 'POST', ...rest } = opts
+      const headers: Record<string, string> = { ...(rest.headers ?? {}) }
+      if (proof !== null)
+        headers[Header.enclaveProof] = await enclaveKey.proof({
+          method,
+          // The pathname, as the server reads it (a full URL's host is the caller's to choose).
+          path: new URL(path, ownOrigin).pathname,
+          token: opts.token ?? '',
+          origin: ownOrigin,
+          now: clock.now(),
+          ...proof,
+        })
+      return instance.request(path, {
+        ...rest,
+        method,
+        headers,
+        origin: origin === undefined ? ownOrigin : origin,
+      })
     },
     async createApp(settings = {}, origins = [TEST_ORIGIN]) {
       const { app } = await createApp(db, { name: 'Other App', origins, settings })

@@ -18,7 +18,7 @@ const sidOf = (token: string): string =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).sid
 
 async function login(email: string) {
-  const auth = await t.login(email)
+  const auth = await t.login(email, { enclaveKey: t.enclaveKey })
   const token = auth.token ?? ''
   return { token, userId: auth.user.id, sessionId: sidOf(token) }
 }
@@ -28,7 +28,7 @@ const release = (
   token: string,
   options: { ip?: string; ua?: string; entropyId?: string } = {},
 ) =>
-  t.request(path, {
+  t.enclaveRequest(path, {
     token,
     body: { entropy_id: options.entropyId ?? body.entropy_id },
     headers: {
@@ -55,7 +55,7 @@ beforeAll(async () => {
   })
   owner = await login('owner@example.com')
   body = hdBody()
-  const created = await t.request(routes.embeddedWalletsCreate, { token: owner.token, body })
+  const created = await t.enclaveRequest(routes.embeddedWalletsCreate, { token: owner.token, body })
   expect(created.status).toBe(200)
 })
 afterAll(() => t.close())
@@ -73,8 +73,8 @@ it('an auth-share release records exactly one row with who, what, when and where
       entropy_id: body.entropy_id.toLowerCase(),
       kind: 'auth_share',
       session_id: owner.sessionId,
-      // Not built yet: the enclave-bound proof (docs/wallets.md "Key activity").
-      enclave_key_thumbprint: null,
+      // The key whose proof the release answered (the session's).
+      enclave_key_thumbprint: t.enclaveKey.jkt,
       // The proxy's last X-Forwarded-For entry (http/client-ip.ts), not the client's.
       ip: '203.0.113.7',
       user_agent: `Agent/${'x'.repeat(400)}`.slice(0, KEY_RELEASE_USER_AGENT_MAX),
@@ -146,7 +146,8 @@ it('the list route returns only the caller’s rows, newest first, paginated', a
   const user = await login('lister@example.com')
   const wallet = hdBody()
   expect(
-    (await t.request(routes.embeddedWalletsCreate, { token: user.token, body: wallet })).status,
+    (await t.enclaveRequest(routes.embeddedWalletsCreate, { token: user.token, body: wallet }))
+      .status,
   ).toBe(200)
   const kinds = ['auth_share', 'recovery', 'auth_share'] as const
   for (const [i, kind] of kinds.entries()) {
@@ -173,7 +174,7 @@ it('the list route returns only the caller’s rows, newest first, paginated', a
     entropy_id: wallet.entropy_id.toLowerCase(),
     created_at: Math.floor(t.clock.now() / 1000),
     session_id: user.sessionId,
-    enclave_key_thumbprint: null,
+    enclave_key_thumbprint: t.enclaveKey.jkt,
     ip: '203.0.113.42',
     user_agent: 'TestBrowser/1.0',
   })
@@ -214,6 +215,7 @@ it('latchkey users key-activity lists the user’s rows, newest first', async ()
   expect(out).toHaveLength(2)
   expect(out[0]).toContain('recovery')
   expect(out[0]).toContain('ip 203.0.113.7')
+  expect(out[0]).toContain(`key ${t.enclaveKey.jkt}`)
   out.length = 0
   expect(await run(['users', 'key-activity', 'did:latchkey:nobody'])).toBe(0)
   expect(out).toEqual(['No key releases recorded for did:latchkey:nobody'])

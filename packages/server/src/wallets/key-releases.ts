@@ -24,20 +24,25 @@ export const KEY_RELEASE_USER_AGENT_MAX = 256
 export interface KeyReleaseOrigin {
   ip: string | null
   userAgent: string | null
-  /** The enclave key the release is bound to; null until enclave-bound proofs exist. */
+  /** The thumbprint of the enclave key whose proof the release answered (the session's). */
   enclaveKeyThumbprint: string | null
 }
 
 /**
  * The caller's IP (http/client-ip.ts: the socket, or the proxy's last
- * X-Forwarded-For entry with `trustProxy`) and user agent, cut to 256 characters.
+ * X-Forwarded-For entry with `trustProxy`), user agent, cut to 256 characters,
+ * and the session's enclave key (a key route has checked its proof).
  */
-export function keyReleaseOrigin(c: Context<HonoEnv>, services: Services): KeyReleaseOrigin {
+export function keyReleaseOrigin(
+  c: Context<HonoEnv>,
+  services: Services,
+  auth: AuthContext,
+): KeyReleaseOrigin {
   const userAgent = c.req.header('user-agent')
   return {
     ip: clientIp(c, services) ?? null,
     userAgent: userAgent ? userAgent.slice(0, KEY_RELEASE_USER_AGENT_MAX) : null,
-    enclaveKeyThumbprint: null,
+    enclaveKeyThumbprint: auth.enclaveKeyThumbprint,
   }
 }
 

@@ -21,12 +21,16 @@ import {
   setRecovery,
 } from './service.ts'
 
+// Key routes (create, add, auth share, recovery, set recovery) answer only to
+// the enclave page, with a proof signed by the session's enclave key
+// (`auth: 'enclave'`, http/enclave-auth.ts). Key activity is read by the host.
+
 export const embeddedWalletsCreateRoute = defineRoute({
   method: 'post',
   path: routes.embeddedWalletsCreate,
   summary: "Store a new secret's auth and recovery shares and its first wallets, atomically",
   tags: ['embedded-wallets'],
-  auth: 'user',
+  auth: 'enclave',
   body: createEmbeddedWalletsRequestSchema,
   response: userSchema,
   handler: async ({ c, services, app, auth, body }) => {
@@ -40,7 +44,7 @@ export const embeddedWalletsAddRoute = defineRoute({
   path: routes.embeddedWalletsAdd,
   summary: "Add another HD wallet of the signed-in user's secret",
   tags: ['embedded-wallets'],
-  auth: 'user',
+  auth: 'enclave',
   body: addEmbeddedWalletRequestSchema,
   response: userSchema,
   handler: async ({ c, services, auth, body }) => {
@@ -54,12 +58,12 @@ export const embeddedWalletsAuthShareRoute = defineRoute({
   path: routes.embeddedWalletsAuthShare,
   summary: "The auth share of the signed-in user's own secret",
   tags: ['embedded-wallets'],
-  auth: 'user',
+  auth: 'enclave',
   body: entropyRequestSchema,
   response: authShareResponseSchema,
   handler: async ({ c, services, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return releaseAuthShare(services, auth, body.entropy_id, keyReleaseOrigin(c, services))
+    return releaseAuthShare(services, auth, body.entropy_id, keyReleaseOrigin(c, services, auth))
   },
 })
 
@@ -68,12 +72,12 @@ export const embeddedWalletsRecoveryRoute = defineRoute({
   path: routes.embeddedWalletsRecovery,
   summary: "The recovery material of the signed-in user's own secret",
   tags: ['embedded-wallets'],
-  auth: 'user',
+  auth: 'enclave',
   body: entropyRequestSchema,
   response: recoveryMaterialResponseSchema,
   handler: async ({ c, services, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return getRecoveryMaterial(services, auth, body.entropy_id, keyReleaseOrigin(c, services))
+    return getRecoveryMaterial(services, auth, body.entropy_id, keyReleaseOrigin(c, services, auth))
   },
 })
 
@@ -82,7 +86,7 @@ export const embeddedWalletsSetRecoveryRoute = defineRoute({
   path: routes.embeddedWalletsSetRecovery,
   summary: "Replace the recovery method and material of the signed-in user's own secret",
   tags: ['embedded-wallets'],
-  auth: 'user',
+  auth: 'enclave',
   body: setRecoveryRequestSchema,
   response: userSchema,
   handler: async ({ c, services, app, auth, body }) => {

@@ -53,13 +53,13 @@ async function failWalletInsert(address: string): Promise<() => Promise<void>> {
 }
 
 it('a wallet insert failing after the secret insert leaves no secret and no wallet; a retry succeeds', async () => {
-  const token = (await t.login('atomic@example.com')).token ?? ''
+  const token = (await t.login('atomic@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   const body = hdBody({ solana: true })
   const solana = body.wallets[1]?.address ?? ''
   const before = await t.countRows('wallet_secrets')
   const restore = await failWalletInsert(solana) // the second wallet row: after the secret and the first wallet
   try {
-    const res = await t.request(routes.embeddedWalletsCreate, { token, body })
+    const res = await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })
     expect(res).toMatchObject({ status: 500, body: { code: 'INTERNAL_ERROR' } })
   } finally {
     await restore()
@@ -68,7 +68,7 @@ it('a wallet insert failing after the secret insert leaves no secret and no wall
   const me = await t.request(routes.usersMe, { token })
   expect(wallets(me.body.user)).toEqual([])
 
-  const retry = await t.request(routes.embeddedWalletsCreate, { token, body })
+  const retry = await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })
   expect(retry.status).toBe(200)
   expect(wallets(retry.body)).toHaveLength(2)
   expect(await t.countRows('wallet_secrets')).toBe(before + 1)
@@ -76,18 +76,18 @@ it('a wallet insert failing after the secret insert leaves no secret and no wall
 
 it('a duplicate address in the batch (taken by another user meanwhile) rolls the whole create back', async () => {
   const taken = solAddress()
-  const other = (await t.login('taker@example.com')).token ?? ''
+  const other = (await t.login('taker@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   const first = hdBody()
   first.wallets.push({ chain_type: 'solana', address: taken, wallet_index: 0 })
   expect(
-    (await t.request(routes.embeddedWalletsCreate, { token: other, body: first })).status,
+    (await t.enclaveRequest(routes.embeddedWalletsCreate, { token: other, body: first })).status,
   ).toBe(200)
 
-  const token = (await t.login('loser@example.com')).token ?? ''
+  const token = (await t.login('loser@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   const body = hdBody()
   body.wallets.push({ chain_type: 'solana', address: taken, wallet_index: 0 })
   const before = await t.countRows('wallet_secrets')
-  expect(await t.request(routes.embeddedWalletsCreate, { token, body })).toMatchObject({
+  expect(await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })).toMatchObject({
     status: 400,
     body: { code: 'ACCOUNT_ALREADY_LINKED' },
   })
@@ -101,15 +101,15 @@ it('a duplicate address in the batch (taken by another user meanwhile) rolls the
   ).toEqual([])
   // The same secret with a fresh Solana address goes through.
   body.wallets[1] = { chain_type: 'solana', address: solAddress(), wallet_index: 0 }
-  expect((await t.request(routes.embeddedWalletsCreate, { token, body })).status).toBe(200)
+  expect((await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })).status).toBe(200)
 })
 
 it('two concurrent HD creates for one user: exactly one wins, one secret row', async () => {
-  const token = (await t.login('race@example.com')).token ?? ''
+  const token = (await t.login('race@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   const me = await t.request(routes.usersMe, { token })
   const results = await Promise.all(
     [hdBody(), hdBody(), hdBody()].map((body) =>
-      t.request(routes.embeddedWalletsCreate, { token, body }),
+      t.enclaveRequest(routes.embeddedWalletsCreate, { token, body }),
     ),
   )
   const statuses = results.map((r) => r.status).sort()
@@ -130,9 +130,9 @@ it('two concurrent HD creates for one user: exactly one wins, one secret row', a
 })
 
 it('a wallet row whose secret row is missing is never shown', async () => {
-  const token = (await t.login('orphan@example.com')).token ?? ''
+  const token = (await t.login('orphan@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   const body = hdBody()
-  expect((await t.request(routes.embeddedWalletsCreate, { token, body })).status).toBe(200)
+  expect((await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })).status).toBe(200)
   await t.db.deleteFrom('wallet_secrets').where('entropy_id', '=', body.entropy_id).execute()
   const me = await t.request(routes.usersMe, { token })
   expect(wallets(me.body.user)).toEqual([])

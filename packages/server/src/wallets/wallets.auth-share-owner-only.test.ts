@@ -10,9 +10,11 @@ let owner: string
 let body: ReturnType<typeof hdBody>
 beforeAll(async () => {
   t = await getTestInstance()
-  owner = (await t.login('owner@example.com')).token ?? ''
+  owner = (await t.login('owner@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   body = hdBody({ solana: true })
-  expect((await t.request(routes.embeddedWalletsCreate, { token: owner, body })).status).toBe(200)
+  expect(
+    (await t.enclaveRequest(routes.embeddedWalletsCreate, { token: owner, body })).status,
+  ).toBe(200)
 })
 afterAll(() => t.close())
 
@@ -20,7 +22,7 @@ const ask = (
   token: string | undefined,
   entropyId = body.entropy_id,
   path: string = routes.embeddedWalletsAuthShare,
-) => t.request(path, { ...(token ? { token } : {}), body: { entropy_id: entropyId } })
+) => t.enclaveRequest(path, { ...(token ? { token } : {}), body: { entropy_id: entropyId } })
 
 it('the owner gets the auth share it stored', async () => {
   expect(await ask(owner)).toMatchObject({
@@ -37,7 +39,7 @@ it('no token, or a garbage one: 401 and no share', async () => {
 })
 
 it("another user's valid session: 404, the same answer as an unknown entropy id", async () => {
-  const other = (await t.login('other@example.com')).token ?? ''
+  const other = (await t.login('other@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   for (const path of [routes.embeddedWalletsAuthShare, routes.embeddedWalletsRecovery]) {
     const foreign = await ask(other, body.entropy_id, path)
     const unknown = await ask(other, ethAddress(), path)
@@ -48,7 +50,7 @@ it("another user's valid session: 404, the same answer as an unknown entropy id"
 })
 
 it("a revoked session (logged out) gets 401, while the owner's other session still works", async () => {
-  const session = await t.login('owner@example.com')
+  const session = await t.login('owner@example.com', { enclaveKey: t.enclaveKey })
   expect((await ask(session.token ?? '')).status).toBe(200)
   await t.request(routes.sessionLogout, {
     token: session.token ?? '',
@@ -61,18 +63,20 @@ it("a revoked session (logged out) gets 401, while the owner's other session sti
 })
 
 it('an expired access token gets 401', async () => {
-  const session = await t.login('owner@example.com')
+  const session = await t.login('owner@example.com', { enclaveKey: t.enclaveKey })
   t.clock.advance(2 * 60 * 60_000)
   expect(await ask(session.token ?? '')).toMatchObject({ status: 401 })
-  owner = (await t.login('owner@example.com')).token ?? ''
+  owner = (await t.login('owner@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
   expect((await ask(owner)).status).toBe(200)
 })
 
 it("a session of another app cannot reach this app's wallets", async () => {
   const otherApp = await t.createApp()
-  const stranger = (await t.login('owner@example.com', { appId: otherApp.id })).token ?? ''
+  const stranger =
+    (await t.login('owner@example.com', { appId: otherApp.id, enclaveKey: t.enclaveKey })).token ??
+    ''
   // Its own app: the secret is not there.
-  const own = await t.request(routes.embeddedWalletsAuthShare, {
+  const own = await t.enclaveRequest(routes.embeddedWalletsAuthShare, {
     token: stranger,
     appId: otherApp.id,
     body: { entropy_id: body.entropy_id },

@@ -37,8 +37,11 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 let n = 0
-const newUser = async () => (await t.login(`user${++n}@example.com`)).token ?? ''
-const post = (path: string, token: string, body: unknown) => t.request(path, { token, body })
+/** A session bound to the instance's enclave key, whose proofs `post` sends. */
+const tokenOf = async (email: string, appId?: string) =>
+  (await t.login(email, { appId, enclaveKey: t.enclaveKey })).token ?? ''
+const newUser = () => tokenOf(`user${++n}@example.com`)
+const post = (path: string, token: string, body: unknown) => t.enclaveRequest(path, { token, body })
 const create = (token: string, body: unknown) => post(routes.embeddedWalletsCreate, token, body)
 const add = (token: string, body: unknown) => post(routes.embeddedWalletsAdd, token, body)
 // biome-ignore lint/suspicious/noExplicitAny: wire users are inspected loosely
@@ -74,7 +77,7 @@ describe('create', () => {
   })
 
   it('the refreshed session carries the wallets too', async () => {
-    const login = await t.login('refresh-wallet@example.com')
+    const login = await t.login('refresh-wallet@example.com', { enclaveKey: t.enclaveKey })
     const body = hdBody()
     await create(login.token ?? '', body)
     const res = await t.request(routes.sessionRefresh, {
@@ -224,9 +227,9 @@ describe('create', () => {
     const strict = await t.createApp({
       embedded_wallet_config: { require_user_owned_recovery_on_create: true },
     })
-    const token = (await t.login('strict@example.com', { appId: strict.id })).token ?? ''
+    const token = await tokenOf('strict@example.com', strict.id)
     const call = (body: unknown) =>
-      t.request(routes.embeddedWalletsCreate, { token, body, appId: strict.id })
+      t.enclaveRequest(routes.embeddedWalletsCreate, { token, body, appId: strict.id })
     expect(await call(hdBody())).toMatchObject({ status: 400, body: { code: 'INVALID_PAYLOAD' } })
     // Only user-passcode is offered by default.
     expect(await call(hdBody({ recovery: recovery('google-drive') }))).toMatchObject({
@@ -236,7 +239,7 @@ describe('create', () => {
     const ok = hdBody({ recovery: recovery('user-passcode') })
     expect((await call(ok)).status).toBe(200)
     expect(
-      await t.request(routes.embeddedWalletsSetRecovery, {
+      await t.enclaveRequest(routes.embeddedWalletsSetRecovery, {
         token,
         appId: strict.id,
         body: { entropy_id: ok.entropy_id, recovery: recovery('latchkey') },
@@ -248,12 +251,11 @@ describe('create', () => {
     const unconfigured = await t.createApp({
       embedded_wallet_config: { user_owned_recovery_options: ['google-drive', 'icloud'] },
     })
-    const token =
-      (await t.login('unconfigured@example.com', { appId: unconfigured.id })).token ?? ''
+    const token = await tokenOf('unconfigured@example.com', unconfigured.id)
     const before = await secretCount()
     for (const method of ['google-drive', 'icloud'] as const)
       expect(
-        await t.request(routes.embeddedWalletsCreate, {
+        await t.enclaveRequest(routes.embeddedWalletsCreate, {
           token,
           appId: unconfigured.id,
           body: hdBody({ recovery: recovery(method) }),
@@ -268,7 +270,7 @@ describe('create', () => {
     const ok = hdBody({ recovery: recovery('google-drive') })
     expect(
       (
-        await t.request(routes.embeddedWalletsCreate, {
+        await t.enclaveRequest(routes.embeddedWalletsCreate, {
           token,
           appId: unconfigured.id,
           body: ok,
@@ -277,7 +279,7 @@ describe('create', () => {
     ).toBe(200)
     // set-recovery follows the same rule.
     expect(
-      await t.request(routes.embeddedWalletsSetRecovery, {
+      await t.enclaveRequest(routes.embeddedWalletsSetRecovery, {
         token,
         appId: unconfigured.id,
         body: { entropy_id: ok.entropy_id, recovery: recovery('icloud') },
@@ -643,7 +645,7 @@ describe('malformed payloads', () => {
     for (const [name, path, body] of cases) {
       const res =
         typeof body === 'string'
-          ? await t.request(path, { token, rawBody: body })
+          ? await t.enclaveRequest(path, { token, rawBody: body })
           : await post(path, token, body)
       expect(res, name).toMatchObject({ status: 400, body: { code: 'INVALID_PAYLOAD' } })
     }

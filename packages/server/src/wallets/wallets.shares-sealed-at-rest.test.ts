@@ -22,8 +22,8 @@ let alice: { token: string; body: ReturnType<typeof hdBody> }
 let bob: { token: string; body: ReturnType<typeof hdBody> }
 
 async function createFor(email: string, body: ReturnType<typeof hdBody>) {
-  const token = (await t.login(email)).token ?? ''
-  const res = await t.request(routes.embeddedWalletsCreate, { token, body })
+  const token = (await t.login(email, { enclaveKey: t.enclaveKey })).token ?? ''
+  const res = await t.enclaveRequest(routes.embeddedWalletsCreate, { token, body })
   expect(res.status).toBe(200)
   secrets.push(body.auth_share, body.recovery.ciphertext)
   if (body.recovery.method === 'latchkey') secrets.push(body.recovery.recovery_key)
@@ -61,9 +61,9 @@ const flipByte = (sealed: string, part: number) => {
 }
 
 const authShare = (token: string, entropyId: string) =>
-  t.request(routes.embeddedWalletsAuthShare, { token, body: { entropy_id: entropyId } })
+  t.enclaveRequest(routes.embeddedWalletsAuthShare, { token, body: { entropy_id: entropyId } })
 const recoveryOf = (token: string, entropyId: string) =>
-  t.request(routes.embeddedWalletsRecovery, { token, body: { entropy_id: entropyId } })
+  t.enclaveRequest(routes.embeddedWalletsRecovery, { token, body: { entropy_id: entropyId } })
 
 beforeAll(async () => {
   t = await getTestInstance({ logger })
@@ -150,7 +150,7 @@ describe('tampering and moving', () => {
   })
 
   it('a row reassigned to another user in the database does not open for that user', async () => {
-    const mallory = (await t.login('mallory@example.com')).token ?? ''
+    const mallory = (await t.login('mallory@example.com', { enclaveKey: t.enclaveKey })).token ?? ''
     const me = await t.request(routes.usersMe, { token: mallory })
     const b = await row(bob.body.entropy_id)
     await setColumn(bob.body.entropy_id, { user_id: me.body.user.id })
@@ -163,7 +163,7 @@ describe('tampering and moving', () => {
 
   it('set-recovery reseals the new material for its row', async () => {
     const next = recovery('latchkey')
-    const res = await t.request(routes.embeddedWalletsSetRecovery, {
+    const res = await t.enclaveRequest(routes.embeddedWalletsSetRecovery, {
       token: bob.token,
       body: { entropy_id: bob.body.entropy_id, recovery: next },
     })

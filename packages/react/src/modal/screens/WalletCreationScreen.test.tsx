@@ -67,6 +67,7 @@ function setup(enclave: (event: string, data?: unknown) => Promise<unknown>) {
   attachEnclave(client, {
     origin: 'http://localhost:8787',
     request: ((event: string, data: unknown) => enclave(event, data)) as never,
+    keyThumbprint: async () => null,
     destroy() {},
   })
   return { client, calls }

@@ -9,6 +9,7 @@ export const customJwtAuthenticateRoute = defineRoute({
   summary: "Log in or sign up with a JWT from the app's own auth system",
   tags: ['custom-jwt'],
   auth: 'none',
+  startsSession: true,
   body: customJwtAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ services, app, body }) => authenticateWithCustomJwt(services, app, body),

@@ -38,6 +38,7 @@ export const emailAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with an email code',
   tags: ['email'],
   auth: 'none',
+  startsSession: true,
   body: emailAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>

@@ -49,6 +49,7 @@ export const farcasterAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with a signed Sign In With Farcaster message',
   tags: ['farcaster'],
   auth: 'none',
+  startsSession: true,
   body: farcasterAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ services, app, body }) => authenticateWithFarcaster(services, app, body),

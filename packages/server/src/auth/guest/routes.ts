@@ -9,6 +9,7 @@ export const guestAuthenticateRoute = defineRoute({
   summary: 'Log in (or create) the guest user of a client-held guest credential',
   tags: ['guest'],
   auth: 'none',
+  startsSession: true,
   body: guestAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ services, app, body }) => authenticateAsGuest(services, app, body.guest_credential),

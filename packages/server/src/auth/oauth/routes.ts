@@ -40,6 +40,7 @@ export const oauthAuthenticateRoute = defineRoute({
     "Log in or sign up with a provider's authorization code (PKCE verifier, single-use state)",
   tags: ['oauth'],
   auth: 'none',
+  startsSession: true,
   body: oauthAuthenticateRequestSchema,
   response: oauthAuthResponseSchema,
   handler: ({ services, app, body }) => authenticateWithOAuth(services, app, body),

@@ -48,6 +48,7 @@ export const passkeyRegisterRoute = defineRoute({
   summary: 'Sign up with a new passkey (WebAuthn registration response)',
   tags: ['passkey'],
   auth: 'none',
+  startsSession: true,
   body: passkeyRegisterRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>
@@ -73,6 +74,7 @@ export const passkeyAuthenticateRoute = defineRoute({
   summary: 'Log in with a passkey (WebAuthn assertion)',
   tags: ['passkey'],
   auth: 'none',
+  startsSession: true,
   body: passkeyAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>

@@ -29,6 +29,7 @@ export const siweAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with a signed EIP-4361 (SIWE) message',
   tags: ['siwe'],
   auth: 'none',
+  startsSession: true,
   body: siweAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>

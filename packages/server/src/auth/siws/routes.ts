@@ -30,6 +30,7 @@ export const siwsAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with a signed Sign-In With Solana message',
   tags: ['siws'],
   auth: 'none',
+  startsSession: true,
   body: siwsAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>

@@ -33,6 +33,7 @@ export const smsAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with a phone code',
   tags: ['sms'],
   auth: 'none',
+  startsSession: true,
   body: smsAuthenticateRequestSchema,
   response: authResponseSchema,
   handler: ({ c, services, app, body }) =>

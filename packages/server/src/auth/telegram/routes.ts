@@ -14,6 +14,7 @@ export const telegramAuthenticateRoute = defineRoute({
   summary: 'Log in or sign up with a Telegram Login Widget result or Mini App initData',
   tags: ['telegram'],
   auth: 'none',
+  startsSession: true,
   body: telegramAuthenticateRequestSchema,
   response: authResponseSchema,
   // Login start: the captcha is verified before anything else (docs/captcha.md).
