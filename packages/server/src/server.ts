@@ -60,9 +60,7 @@ import { resolveOwnOrigins } from './http/own-origins.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
-import { MemoryRateLimiter } from './rate-limit/memory.ts'
-import { RedisRateLimiter } from './rate-limit/redis.ts'
-import type { RateLimiter } from './rate-limit/types.ts'
+import { chooseRateLimiter } from './rate-limit/choose.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
@@ -205,13 +203,8 @@ export async function createLatchkeyServer(
     })
     if (sms.close) closers.push(() => sms.close?.() ?? Promise.resolve())
 
-    let limiter: RateLimiter
-    if (options.rateLimiter) limiter = options.rateLimiter
-    else if (options.redisUrl) {
-      const redis = new RedisRateLimiter(options.redisUrl)
-      closers.push(() => redis.close())
-      limiter = redis
-    } else limiter = new MemoryRateLimiter({ now })
+    const { limiter, close: closeLimiter } = chooseRateLimiter({ ...options, now, logger })
+    if (closeLimiter) closers.push(closeLimiter)
 
     const config: ResolvedConfig = {
       publicUrl,

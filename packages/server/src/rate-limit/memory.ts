@@ -11,7 +11,16 @@ export interface MemoryRateLimiterOptions {
   /** Most live windows kept (default {@link MEMORY_RATE_LIMIT_MAX_KEYS}). */
   maxKeys?: number
   now?: () => number
+  /**
+   * Told when a new key is refused because every slot holds a live window
+   * (at most once per {@link MEMORY_RATE_LIMIT_FULL_NOTICE_MS}): the server
+   * logs it, so an operator learns that callers are being refused wholesale.
+   */
+  onFull?: (info: { maxKeys: number; freesAt: number }) => void
 }
+
+/** The shortest gap between two `onFull` notices. */
+export const MEMORY_RATE_LIMIT_FULL_NOTICE_MS = 60_000
 
 interface Window {
   key: string
@@ -38,10 +47,13 @@ export class MemoryRateLimiter implements RateLimiter {
   readonly #expiries: Window[] = []
   readonly #maxKeys: number
   readonly #now: () => number
+  readonly #onFull: MemoryRateLimiterOptions['onFull']
+  #lastFullNotice = Number.NEGATIVE_INFINITY
 
   constructor(options: MemoryRateLimiterOptions = {}) {
     this.#maxKeys = options.maxKeys ?? MEMORY_RATE_LIMIT_MAX_KEYS
     this.#now = options.now ?? Date.now
+    this.#onFull = options.onFull
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
@@ -50,8 +62,13 @@ export class MemoryRateLimiter implements RateLimiter {
     let entry = this.#windows.get(key)
     if (!entry) {
       const earliest = this.#expiries[0]
-      if (earliest && this.#windows.size >= this.#maxKeys)
+      if (earliest && this.#windows.size >= this.#maxKeys) {
+        if (now - this.#lastFullNotice >= MEMORY_RATE_LIMIT_FULL_NOTICE_MS) {
+          this.#lastFullNotice = now
+          this.#onFull?.({ maxKeys: this.#maxKeys, freesAt: earliest.resetAt })
+        }
         return { allowed: false, remaining: 0, resetAt: earliest.resetAt }
+      }
       entry = { key, count: 0, resetAt: now + windowMs }
       this.#windows.set(key, entry)
       this.#push(entry)

@@ -1,7 +1,11 @@
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClock, getTestInstance, type TestInstance } from '../test/instance.ts'
-import { MEMORY_RATE_LIMIT_MAX_KEYS, MemoryRateLimiter } from './memory.ts'
+import {
+  MEMORY_RATE_LIMIT_FULL_NOTICE_MS,
+  MEMORY_RATE_LIMIT_MAX_KEYS,
+  MemoryRateLimiter,
+} from './memory.ts'
 
 // Tracker issue 15, item 1: the audit flushed every cap of the memory limiter
 // with 101 000 calls on random addresses (it dropped its oldest keys when
@@ -71,6 +75,28 @@ describe('MemoryRateLimiter under a flood of new keys', () => {
     clock.advance(1)
     expect((await limiter.hit('d', 2, 1_000)).allowed).toBe(true)
     expect(limiter.size).toBe(1)
+  })
+
+  it('tells the operator it is full, at most once a minute, while refusing', async () => {
+    const clock = createClock()
+    const notices: Array<{ maxKeys: number; freesAt: number }> = []
+    const limiter = new MemoryRateLimiter({
+      now: clock.now,
+      maxKeys: 2,
+      onFull: (info) => notices.push(info),
+    })
+    await limiter.hit('a', 5, HOUR)
+    await limiter.hit('b', 5, HOUR)
+    expect(notices).toEqual([])
+    for (let i = 0; i < 10; i++)
+      expect((await limiter.hit(`new-${i}`, 5, HOUR)).allowed).toBe(false)
+    expect(notices).toEqual([{ maxKeys: 2, freesAt: clock.now() + HOUR }])
+    clock.advance(MEMORY_RATE_LIMIT_FULL_NOTICE_MS - 1)
+    await limiter.hit('again', 5, HOUR)
+    expect(notices).toHaveLength(1)
+    clock.advance(1)
+    await limiter.hit('again', 5, HOUR)
+    expect(notices).toHaveLength(2)
   })
 })
 

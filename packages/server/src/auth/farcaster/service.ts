@@ -11,6 +11,7 @@ import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
 import {
   type AccountInput,
@@ -106,7 +107,7 @@ export async function initFarcaster(
   assertEnabled(app)
   const origin = signInOrigin(app, caller.origin)
   const limit = await services.limiter.hit(
-    `farcaster-init:${app.id}:${caller.ip ?? 'unknown'}`,
+    `farcaster-init:${app.id}:${ipBucket(caller.ip)}`,
     FARCASTER_INITS_PER_IP.limit,
     FARCASTER_INITS_PER_IP.windowMs,
   )

@@ -12,6 +12,7 @@ import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
 import {
   createUserWithAccount,
@@ -77,7 +78,7 @@ export async function initOAuth(
   const redirectTo = checkRedirectTo(app, input.redirect_to)
   const credentials = await usableClient(services, app, input.provider)
   const limit = await services.limiter.hit(
-    `oauth-init:${app.id}:${caller.ip ?? 'unknown'}`,
+    `oauth-init:${app.id}:${ipBucket(caller.ip)}`,
     OAUTH_INITS_PER_IP.limit,
     OAUTH_INITS_PER_IP.windowMs,
   )

@@ -4,6 +4,7 @@ import { affected } from '../../db/connect.ts'
 import type { Database, PasskeyChallengesTable } from '../../db/types.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import {
   PASSKEY_CHALLENGE_BYTES,
   PASSKEY_CHALLENGE_TTL_MS,
@@ -44,7 +45,7 @@ export async function limitPasskeyInit(
 ): Promise<void> {
   const { limit, windowMs } = PASSKEY_INITS_PER_IP
   const result = await services.limiter.hit(
-    `passkey-init:${appId}:${ip ?? 'unknown'}`,
+    `passkey-init:${appId}:${ipBucket(ip)}`,
     limit,
     windowMs,
   )

@@ -5,6 +5,7 @@ import type { RateLimitRule } from '../../config.ts'
 import type { Database, SignInNoncesTable } from '../../db/types.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { walletLoginFailed } from './external-wallet.ts'
 
 /*
@@ -37,7 +38,7 @@ export async function limitSignInInit(
 ): Promise<void> {
   const { limit, windowMs } = SIGN_IN_INITS_PER_IP
   const result = await services.limiter.hit(
-    `sign-in-init:${appId}:${ip ?? 'unknown'}`,
+    `sign-in-init:${appId}:${ipBucket(ip)}`,
     limit,
     windowMs,
   )

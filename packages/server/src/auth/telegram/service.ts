@@ -4,6 +4,7 @@ import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
 import {
   type AccountInput,
@@ -50,7 +51,7 @@ async function telegramSetup(services: Services, app: AppRecord) {
 async function limit(services: Services, app: AppRecord, ip: string | undefined): Promise<void> {
   const rule = services.config.rateLimits.telegramAuthPerIp
   const result = await services.limiter.hit(
-    `telegram:${app.id}:${ip ?? 'unknown'}`,
+    `telegram:${app.id}:${ipBucket(ip)}`,
     rule.limit,
     rule.windowMs,
   )
