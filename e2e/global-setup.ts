@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -93,12 +94,29 @@ function importSource<T>(project: TestProject, id: string): Promise<T> {
 }
 
 /**
+ * The browser tests need a Chromium binary (Playwright cannot download its
+ * own here): without one they fail at once, saying what to install, rather
+ * than after minutes of setup or not at all.
+ */
+function assertChromium(): void {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (existsSync(path)) return
+  throw new Error(
+    `The browser tests need Chromium at ${path}, and there is none.\n` +
+      '  Debian/Ubuntu: sudo apt-get install chromium\n' +
+      '  Elsewhere: set CHROMIUM_PATH to a Chromium or Chrome binary.\n' +
+      'Only the tests without a browser: npm run test:unit',
+  )
+}
+
+/**
  * Starts what a user runs: the Latchkey server (SQLite in a temp dir, or a
  * fresh schema of DATABASE_URL's Postgres) with the dev mailbox, and the demo
  * app on Vite, with the demo's origin allowed. Google and GitHub logins go to
  * local peers: a real OpenID Provider and a GitHub look-alike.
  */
 export default async function setup(project: TestProject) {
+  assertChromium()
   const { startServer, ensureApp } = await importSource<typeof import('@latchkey/server')>(
     project,
     '@latchkey/server',

@@ -119,11 +119,18 @@ const anvilReady = () =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
   })
-await Promise.all([
-  waitFor(`${serverUrl}/api/v1/openapi.json`),
+const answered = await Promise.all([
+  waitFor(`${serverUrl}/health`),
   waitFor(demoUrl),
   waitFor(anvilUrl, anvilReady),
 ])
+const silent = ['server', 'demo', 'local chain'].filter((_, i) => !answered[i])
+if (silent.length > 0) {
+  console.error(
+    `\n  Not answering after 60 s: ${silent.join(', ')}. See the lines above; stopping.\n`,
+  )
+  shutdown(1)
+}
 console.log(`
   Latchkey server:  ${serverUrl}
   Dev mailbox:      ${serverUrl}/dev/mailbox

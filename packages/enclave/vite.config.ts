@@ -35,6 +35,13 @@ function pageBuild(entry: string, fileName: string, emptyOutDir: boolean): Inlin
       },
       rollupOptions: {
         output: { inlineDynamicImports: true },
+        onwarn(warning, warn) {
+          // Dependencies' comments placed where Rollup cannot read them as
+          // annotations: harmless (Rollup drops the comment), and not ours to fix.
+          if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/'))
+            return
+          warn(warning)
+        },
       },
     },
   }
