@@ -220,7 +220,8 @@ export default async function setup(project: TestProject) {
     name: 'E2E Passkeys',
     // WebAuthn refuses an IP address as RP ID: passkey tests open the demo on localhost.
     origins: [demoUrl, demoUrl.replace('127.0.0.1', 'localhost')],
-    settings: { login_methods: { email: true, passkey: true } },
+    // Passkey sign-up from the app setting; tests turn it off with `?passkeySignup=0`.
+    settings: { login_methods: { email: true, passkey: true }, passkeys_for_signup_enabled: true },
   })
   await ensureApp(server.server.db, {
     id: CAPTCHA_APP_ID,

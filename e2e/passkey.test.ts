@@ -69,9 +69,9 @@ const credentials = async (p: PasskeyPage) =>
 
 const passkeyCount = (page: Page) => page.getByTestId('passkey-count')
 
-/** Signs up with a new passkey (`?passkeySignup=1`: the choice screen offers 'Create new account'). */
+/** Signs up with a new passkey (the app's `passkeys_for_signup_enabled`: the choice screen offers 'Create new account'). */
 async function signUp(p: PasskeyPage) {
-  await p.page.goto(url('&passkeySignup=1'))
+  await p.page.goto(url())
   await p.page.getByRole('button', { name: 'Log in', exact: true }).click()
   await p.dialog.getByRole('button', { name: 'Continue with a passkey' }).click()
   await p.dialog.getByRole('button', { name: 'Log in with a passkey' }).waitFor()
@@ -104,9 +104,10 @@ describe('passkey sign-up and login', () => {
       authenticatorId: second.authenticatorId,
       credential: credential as NonNullable<typeof credential>,
     })
-    await second.page.goto(url())
+    // The host's loginConfig turns the app's passkey sign-up off (`?passkeySignup=0`):
+    // the landing screen's passkey login button, no choice.
+    await second.page.goto(url('&passkeySignup=0'))
     await second.page.getByRole('button', { name: 'Log in', exact: true }).click()
-    // Without passkeysForSignupEnabled: the landing screen's passkey login button, no choice.
     await second.dialog.getByRole('button', { name: 'Log in with a passkey' }).click()
     await waitForModalClosed(second.dialog)
     await second.page.getByRole('heading', { name: "You're logged in" }).waitFor()
@@ -122,7 +123,7 @@ describe('passkey sign-up and login', () => {
   it("a refused prompt reads 'Passkey request timed out or rejected by user.' with Retry", async () => {
     // This authenticator holds no passkey for the site: the browser's request ends in NotAllowedError.
     const p = await newPasskeyPage()
-    await p.page.goto(url())
+    await p.page.goto(url('&passkeySignup=0'))
     await p.page.getByRole('button', { name: 'Log in', exact: true }).click()
     await p.dialog.getByRole('button', { name: 'Log in with a passkey' }).click()
     await p.dialog

@@ -65,6 +65,13 @@ const ensure = spawnSync(
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
 if (ensure.status !== 0) process.exit(ensure.status ?? 1)
+// The demo shows passkey sign-up ('Create new account' beside 'Log in with a passkey').
+const settings = spawnSync(
+  process.execPath,
+  [...cli, 'apps', 'settings', DEMO_APP_ID, '--set', '{"passkeys_for_signup_enabled":true}'],
+  { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
+)
+if (settings.status !== 0) process.exit(settings.status ?? 1)
 
 const children = []
 function run(name, command, args, { cwd = root, extraEnv = {} } = {}) {

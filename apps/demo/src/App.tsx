@@ -26,8 +26,10 @@ export function App() {
       },
       // Out of the box every user gets an Ethereum and a Solana wallet (automatic recovery).
       embeddedWallets: { createOnLogin: { ethereum: 'all-users', solana: 'all-users' } },
-      // `?passkeySignup=1`: the passkey button also offers 'Create new account'.
-      loginConfig: { passkeysForSignupEnabled: passkeySignup },
+      // Passkey sign-up follows the app setting; `?passkeySignup=1` / `=0` overrides it.
+      ...(passkeySignup === undefined
+        ? {}
+        : { loginConfig: { passkeysForSignupEnabled: passkeySignup } }),
     }),
     [theme, passkeySignup],
   )

@@ -2,14 +2,15 @@
  * Where the demo finds its Latchkey server and app. Build-time env vars
  * (VITE_LATCHKEY_API_URL, VITE_LATCHKEY_APP_ID) set the defaults; `?apiUrl=`
  * and `?appId=` in the page URL override them, so one build can point at any
- * server (handy for end-to-end tests). `?passkeySignup=1` turns on
- * `loginConfig.passkeysForSignupEnabled` (new accounts with a passkey).
+ * server (handy for end-to-end tests). Passkey sign-up follows the app's
+ * setting (`passkeys_for_signup_enabled`, on for `npm start`'s demo app);
+ * `?passkeySignup=1` or `=0` overrides it through `loginConfig`.
  */
 export interface DemoConfig {
   apiUrl: string
   appId: string
-  /** `loginConfig.passkeysForSignupEnabled`. */
-  passkeySignup: boolean
+  /** `loginConfig.passkeysForSignupEnabled`; undefined: the app's setting. */
+  passkeySignup: boolean | undefined
 }
 
 export const DEFAULT_API_URL = 'http://localhost:8787'
@@ -19,6 +20,6 @@ export function readDemoConfig(search = globalThis.location?.search ?? ''): Demo
   return {
     apiUrl: params.get('apiUrl') || import.meta.env.VITE_LATCHKEY_API_URL || DEFAULT_API_URL,
     appId: params.get('appId') || import.meta.env.VITE_LATCHKEY_APP_ID || '',
-    passkeySignup: params.get('passkeySignup') === '1',
+    passkeySignup: { '1': true, '0': false }[params.get('passkeySignup') ?? ''],
   }
 }

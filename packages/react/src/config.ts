@@ -220,7 +220,8 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     hideDirectWeb2Inputs: appearance.hideDirectWeb2Inputs ?? false,
     defaultCountry: host.intl?.defaultCountry ?? 'US',
     whatsappEnabled: app?.whatsapp_enabled ?? false,
-    passkeysForSignup: host.loginConfig?.passkeysForSignupEnabled ?? false,
+    passkeysForSignup:
+      host.loginConfig?.passkeysForSignupEnabled ?? app?.passkeys_for_signup_enabled ?? false,
     requireUserOwnedRecoveryOnCreate:
       host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
       app?.embedded_wallet_config.require_user_owned_recovery_on_create ??

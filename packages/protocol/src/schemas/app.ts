@@ -35,6 +35,8 @@ export const appConfigSchema = z.object({
   privacy_policy_url: z.string().nullable(),
   require_users_accept_terms: z.boolean(),
   disable_plus_emails: z.boolean(),
+  /** The passkey button also offers 'Create new account' (the host's `loginConfig` wins). */
+  passkeys_for_signup_enabled: z.boolean(),
   captcha_enabled: z.boolean(),
   /** Turnstile site key; null for ALTCHA or when captcha is off. */
   captcha_site_key: z.string().nullable(),

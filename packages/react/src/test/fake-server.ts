@@ -16,6 +16,7 @@ export function appConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     privacy_policy_url: null,
     require_users_accept_terms: false,
     disable_plus_emails: false,
+    passkeys_for_signup_enabled: false,
     captcha_enabled: false,
     captcha_site_key: null,
     captcha_provider: null,

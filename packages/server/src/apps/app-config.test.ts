@@ -44,3 +44,17 @@ it('reflects the app settings', async () => {
   })
   expect(res.body).not.toHaveProperty('secret_hash')
 })
+
+it('serves passkey sign-up as a setting, a switch and nothing else (tracker issue 16, item 6)', async () => {
+  const off = await t.createApp({})
+  expect((await t.request(routes.appConfig(off.id), { appId: null })).body).toMatchObject({
+    passkeys_for_signup_enabled: false,
+  })
+  const on = await t.createApp({ passkeys_for_signup_enabled: true })
+  expect((await t.request(routes.appConfig(on.id), { appId: null })).body).toMatchObject({
+    passkeys_for_signup_enabled: true,
+  })
+  await expect(
+    t.createApp({ passkeys_for_signup_enabled: 'yes' as unknown as boolean }),
+  ).rejects.toThrow('passkeys_for_signup_enabled must be true or false')
+})

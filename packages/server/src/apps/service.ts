@@ -1,4 +1,4 @@
-import type { AllowlistEntry, AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
+import type { AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
 import {
   DEFAULT_ACCENT_COLOR,
   DEFAULT_LOGIN_METHOD_SWITCHES,
@@ -6,73 +6,15 @@ import {
   OAUTH_PROVIDERS,
 } from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
-import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
-import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
-import { captchaProviderOf, isTurnstileSiteKey } from '../captcha/provider.ts'
+import { captchaProviderOf } from '../captcha/provider.ts'
 import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
-import { assertAllowlistSettings } from '../users/allowlist.ts'
-import { assertMaxUsersSetting } from '../users/user-limit.ts'
 import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
+import { APP_SETTING_KEYS, type AppSettings, buildSettings } from './settings.ts'
 
-/** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
-export interface AppSettings {
-  /**
-   * OAuth login (docs/login-oauth.md). `return_provider_tokens`: authenticate
-   * answers carry the provider's access / refresh tokens (`oauth_tokens`).
-   */
-  oauth?: { return_provider_tokens?: boolean }
-  logo_url?: string | null
-  accent_color?: string | null
-  login_methods?: Partial<LoginMethodSwitches>
-  terms_and_conditions_url?: string | null
-  privacy_policy_url?: string | null
-  require_users_accept_terms?: boolean
-  disable_plus_emails?: boolean
-  captcha_enabled?: boolean
-  captcha_site_key?: string | null
-  allowlist_config?: Partial<AppConfig['allowlist_config']>
-  /**
-   * Restricts login to listed emails, email domains, phone numbers, wallet
-   * addresses and wallet names (docs/access-control.md). Off unless enabled.
-   */
-  allowlist?: { enabled?: boolean; entries?: AllowlistEntry[] }
-  /** Test apps: at most this many users; sign-ups beyond it get USER_LIMIT_REACHED. */
-  max_users?: number | null
-  embedded_wallet_config?: Partial<Omit<AppConfig['embedded_wallet_config'], 'create_on_login'>> & {
-    create_on_login?: Partial<AppConfig['embedded_wallet_config']['create_on_login']>
-  }
-  mfa_methods?: AppConfig['mfa_methods']
-  whatsapp_enabled?: boolean
-  /**
-   * Telegram login (docs/login-telegram.md): the bot's public id and username;
-   * its token is a provider credential (apps/credentials.ts, sealed).
-   * `link_enabled` allows linking Telegram to a signed-in user (default true),
-   * `seamless_auth_enabled` accepts Mini App initData (default false).
-   */
-  telegram_auth_config?: {
-    bot_id: string
-    bot_name: string
-    link_enabled?: boolean
-    seamless_auth_enabled?: boolean
-  }
-  /**
-   * EVM chain ids a SIWE message may name (docs/login-wallets.md); default
-   * DEFAULT_SIWE_CHAIN_IDS. Smart-account signatures also need the server's
-   * RPC endpoint for the chain (`chainRpcUrls`).
-   */
-  chains?: number[]
-  /** Custom-JWT login (docs/login-custom-jwt.md); validated by auth/custom-jwt/schema.ts. */
-  custom_auth?: {
-    jwks_url?: string
-    public_key_pem?: string
-    issuer: string
-    audience: string
-    subject_claim?: string
-  }
-}
+export type { AppSettings } from './settings.ts'
 
 export interface AppRecord {
   id: string
@@ -120,27 +62,6 @@ export function normalizeOrigin(value: string): string {
   )
     throw new Error(`An origin has no path, query or credentials: ${value}`)
   return url.origin
-}
-
-function buildSettings(
-  input: Pick<CreateAppInput, 'logoUrl' | 'accentColor' | 'settings'>,
-): AppSettings {
-  const settings: AppSettings = { ...(input.settings ?? {}) }
-  if (settings.custom_auth !== undefined) assertCustomAuthSettings(settings.custom_auth)
-  if (settings.telegram_auth_config !== undefined)
-    assertTelegramAuthSettings(settings.telegram_auth_config)
-  if (settings.allowlist !== undefined) assertAllowlistSettings(settings.allowlist)
-  if (settings.max_users !== undefined) assertMaxUsersSetting(settings.max_users)
-  // Spec 01 §5: a captcha site key has Turnstile's form (docs/captcha.md).
-  if (settings.captcha_site_key && !isTurnstileSiteKey(settings.captcha_site_key))
-    throw new Error('captcha_site_key must be a Turnstile site key, e.g. 0x4AAAAAAA…')
-  if (input.logoUrl !== undefined) settings.logo_url = input.logoUrl
-  if (input.accentColor !== undefined) {
-    if (input.accentColor !== null && !/^#[0-9a-fA-F]{6}$/.test(input.accentColor))
-      throw new Error('The accent colour must look like #676FFF')
-    settings.accent_color = input.accentColor
-  }
-  return settings
 }
 
 /** An app from its row and the providers it has credentials for. */
@@ -244,29 +165,6 @@ export async function ensureApp(
   }
 }
 
-/** The top-level keys of {@link AppSettings} (the CLI refuses others). */
-const APP_SETTING_KEYS: readonly string[] = [
-  'oauth',
-  'logo_url',
-  'accent_color',
-  'login_methods',
-  'terms_and_conditions_url',
-  'privacy_policy_url',
-  'require_users_accept_terms',
-  'disable_plus_emails',
-  'captcha_enabled',
-  'captcha_site_key',
-  'allowlist_config',
-  'allowlist',
-  'max_users',
-  'embedded_wallet_config',
-  'mfa_methods',
-  'whatsapp_enabled',
-  'telegram_auth_config',
-  'chains',
-  'custom_auth',
-] satisfies ReadonlyArray<keyof AppSettings>
-
 /**
  * Merges `patch` into the app's settings (top-level keys replace; `null`
  * removes a key), validated like app creation. A running server applies the
@@ -361,6 +259,7 @@ export function toAppConfig(app: AppRecord): AppConfig {
     privacy_policy_url: s.privacy_policy_url ?? null,
     require_users_accept_terms: s.require_users_accept_terms ?? false,
     disable_plus_emails: s.disable_plus_emails ?? false,
+    passkeys_for_signup_enabled: s.passkeys_for_signup_enabled ?? false,
     captcha_enabled: s.captcha_enabled ?? false,
     // Turnstile needs the site key and the secret (a provider credential); else ALTCHA.
     captcha_site_key: captchaProviderOf(app) === 'turnstile' ? (s.captcha_site_key ?? null) : null,
