@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, readCode, readSmsCode, typeCode, uniqueEmail } from './browser.ts'
 
 // Identity logins beyond email, in the demo against the real server: SMS
-// through the dev outbox, and a guest who links an email and keeps its id.
+// through the dev outbox, and a guest who gets wallets, links an email and keeps its id.
 
 const { serverUrl, demoUrl } = inject('e2e')
 
@@ -63,9 +63,13 @@ describe('identity logins in the demo', () => {
     await page.getByRole('button', { name: 'Continue as guest' }).click()
     await page.getByRole('heading', { name: "You're a guest" }).waitFor({ timeout: 30_000 })
     const guestId = await userId(page)
+    // The guest gets the demo's wallets on login (createOnLogin 'all-users'); the modal closes after.
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('heading', { name: 'Welcome to E2E Demo' }).waitFor({ timeout: 30_000 })
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 })
+    const wallet = await page.getByTestId('wallet-ethereum-0').locator('code').textContent()
 
     await page.getByRole('button', { name: 'Link email' }).click()
-    const dialog = page.getByRole('dialog')
     const sentAfter = Math.floor(Date.now() / 1000) - 1
     await dialog.getByRole('textbox', { name: /email/i }).fill(email)
     await dialog.getByRole('button', { name: 'Submit' }).click()
@@ -77,6 +81,8 @@ describe('identity logins in the demo', () => {
     await page.getByRole('heading', { name: "You're logged in" }).waitFor()
     expect(await userId(page)).toBe(guestId)
     await expect.poll(() => page.getByTestId('user-email').innerText()).toBe(email)
+    // Its wallet stays with it.
+    expect(await page.getByTestId('wallet-ethereum-0').locator('code').textContent()).toBe(wallet)
 
     // A reload keeps the now-real user.
     await page.reload()

@@ -120,7 +120,7 @@ describe('passkey sign-up and login', () => {
     await second.context.close()
   })
 
-  it("a refused prompt reads 'Passkey request timed out or rejected by user.' with Retry", async () => {
+  it("a refused prompt reads 'Passkey request timed out or rejected by user.' with Retry, and names the no-passkey case", async () => {
     // This authenticator holds no passkey for the site: the browser's request ends in NotAllowedError.
     const p = await newPasskeyPage()
     await p.page.goto(url('&passkeySignup=0'))
@@ -129,7 +129,28 @@ describe('passkey sign-up and login', () => {
     await p.dialog
       .getByRole('heading', { name: 'Passkey request timed out or rejected by user.' })
       .waitFor()
+    // Issue 16, 4b: a newcomer with no passkey learns why; without passkey sign-up, no offer.
+    await p.dialog
+      .getByText('No passkey for this app on this device? Log in another way, then add one.')
+      .waitFor()
     await p.dialog.getByRole('button', { name: 'Retry' }).waitFor()
+    expect(await p.dialog.getByRole('button', { name: 'Create new account' }).count()).toBe(0)
+    await p.context.close()
+  })
+
+  it("no passkey on this device, where passkeys may sign up: 'Create new account' from the error signs up", async () => {
+    const p = await newPasskeyPage()
+    await p.page.goto(url())
+    await p.page.getByRole('button', { name: 'Log in', exact: true }).click()
+    await p.dialog.getByRole('button', { name: 'Continue with a passkey' }).click()
+    await p.dialog.getByRole('button', { name: 'Log in with a passkey' }).click()
+    await p.dialog
+      .getByText('No passkey for this app on this device? Create a new account with one.')
+      .waitFor()
+    await p.dialog.getByRole('button', { name: 'Create new account' }).click()
+    await waitForModalClosed(p.dialog)
+    await p.page.getByRole('heading', { name: "You're logged in" }).waitFor()
+    expect(await credentials(p)).toHaveLength(1)
     await p.context.close()
   })
 })
@@ -140,11 +161,11 @@ describe('linking passkeys', () => {
     await signUp(p)
     const id = await userId(p.page)
 
-    // The same authenticator already holds this account's passkey (excluded by the server's options).
+    // The same authenticator already holds this account's passkey (excluded by the server's
+    // options): said as such, not as a refused prompt (issue 16, 4b).
     await p.page.getByRole('button', { name: 'Link passkey', exact: true }).click()
-    await p.dialog
-      .getByRole('heading', { name: 'Passkey request timed out or rejected by user.' })
-      .waitFor()
+    await p.dialog.getByRole('heading', { name: 'This passkey is already linked' }).waitFor()
+    await p.dialog.getByText('Use another device or security key.').waitFor()
     await p.dialog.getByRole('button', { name: 'Close' }).click()
     await waitForModalClosed(p.dialog)
 

@@ -362,7 +362,9 @@ it('a server killed between share upload and wallet record leaves no half-create
 
   // The browser takes the failure path: the error screen, the user logged out, and the
   // enclave kept no device share (it stores one only after the server confirmed).
-  await dialog.getByRole('heading', { name: 'Something went wrong' }).waitFor({ timeout: 15_000 })
+  await dialog
+    .getByRole('heading', { name: 'Could not reach the server' })
+    .waitFor({ timeout: 15_000 })
   await dialog.getByRole('button', { name: 'Retry' }).waitFor()
   expect((await failureEvent).postDataJSON().payload.code).toBe('NETWORK_ERROR')
   await logout

@@ -1,10 +1,17 @@
-import { type ErrorCode, errorMessages, type UserMessage } from '@latchkey/protocol/errors'
+import {
+  type ErrorCode,
+  errorMessages,
+  type UserMessage,
+  userMessageLine,
+} from '@latchkey/protocol/errors'
 
 export interface LatchkeyErrorOptions {
   /** Extra technical detail, for logs and developers; never shown as the user message. */
   details?: unknown
   /** HTTP status, when the error came from the server. */
   status?: number
+  /** Seconds until the server accepts the request again (a 429's `retry_after`). */
+  retryAfter?: number
   cause?: unknown
 }
 
@@ -24,6 +31,12 @@ export class LatchkeyError extends Error {
   readonly shortMessage: string
   readonly details: unknown
   readonly status: number | undefined
+  /**
+   * Seconds until the server accepts this request again, when it said so (a
+   * 429's `retry_after` or `Retry-After`): e.g. the resend cooldown's
+   * countdown for RESEND_COOLDOWN.
+   */
+  readonly retryAfter: number | undefined
 
   constructor(code: ErrorCode, shortMessage?: string, options: LatchkeyErrorOptions = {}) {
     const message = shortMessage ?? errorMessages[code]?.title ?? code
@@ -32,11 +45,21 @@ export class LatchkeyError extends Error {
     this.shortMessage = message
     this.details = options.details
     this.status = options.status
+    this.retryAfter = options.retryAfter
   }
 
   /** The user-facing wording for this error (spec 01 §8). */
   get userMessage(): UserMessage {
     return errorMessages[this.code] ?? errorMessages.INTERNAL_ERROR
+  }
+
+  /**
+   * The user-facing wording as one line, title then detail, for an inline
+   * alert: "You can't remove your only login method. Link another login
+   * method first."
+   */
+  get userMessageLine(): string {
+    return userMessageLine(this.userMessage)
   }
 }
 

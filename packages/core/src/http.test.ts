@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { LatchkeyError } from './errors.ts'
 import { createHttpClient } from './http.ts'
 import { APP_ID, createFakeFetch, json } from './test/fake-server.ts'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 function client(statuses: number[], extra: { timeoutMs?: number } = {}) {
   const delays: number[] = []
@@ -114,6 +118,28 @@ describe('http client requests', () => {
       code: 'TOO_MANY_REQUESTS',
       status: 429,
     })
+  })
+
+  it("reads a 429's wait: the body's retry_after, else the Retry-After header (issue 16, 3)", async () => {
+    // An HTTP date is read against the clock: a fixed one.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2030, 0, 1) })
+    const answers = [
+      json(429, { code: 'RESEND_COOLDOWN', message: 'wait', retry_after: 17 }),
+      new Response('{}', { status: 429, headers: { 'retry-after': '42' } }),
+      new Response('{}', {
+        status: 429,
+        headers: { 'retry-after': new Date(Date.now() + 90_000).toUTCString() },
+      }),
+      new Response('{}', { status: 429, headers: { 'retry-after': 'soon' } }),
+      json(429, { code: 'TOO_MANY_REQUESTS', message: 'wait' }),
+    ]
+    let n = 0
+    const fake = createFakeFetch(() => answers[n++] as Response)
+    const http = createHttpClient({ apiUrl: 'http://api.test', appId: APP_ID, fetch: fake.fetch })
+    const waits: Array<number | undefined> = []
+    for (let i = 0; i < answers.length; i++)
+      waits.push(((await http.request('/x').catch((e: unknown) => e)) as LatchkeyError).retryAfter)
+    expect(waits).toEqual([17, 42, 90, undefined, undefined])
   })
 
   it('times out after the configured limit (20 s by default) with a TIMEOUT error', async () => {

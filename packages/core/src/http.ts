@@ -132,8 +132,25 @@ function isRetryable(error: unknown): boolean {
   return error.status !== undefined && API_RETRY_STATUSES.includes(error.status)
 }
 
+/**
+ * A 429's wait in seconds: the body's `retry_after`, else the `Retry-After`
+ * header (delta-seconds or an HTTP date, RFC 9110 §10.2.3); undefined when
+ * neither says.
+ */
+function retryAfterOf(response: Response, value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return Math.ceil(value)
+  const header = response.headers.get('retry-after')?.trim()
+  if (!header) return undefined
+  if (/^\d+$/.test(header)) return Number(header) > 0 ? Number(header) : undefined
+  const at = Date.parse(header)
+  if (Number.isNaN(at)) return undefined
+  return Math.max(1, Math.ceil((at - Date.now()) / 1000))
+}
+
 async function toHttpError(response: Response): Promise<LatchkeyError> {
-  let body: { code?: unknown; message?: unknown; details?: unknown } | undefined
+  let body:
+    | { code?: unknown; message?: unknown; details?: unknown; retry_after?: unknown }
+    | undefined
   try {
     body = await response.json()
   } catch {
@@ -148,5 +165,9 @@ async function toHttpError(response: Response): Promise<LatchkeyError> {
         : response.status === 401
           ? 'UNAUTHORIZED'
           : 'INTERNAL_ERROR'
-  return new LatchkeyError(code, message, { status: response.status, details: body?.details })
+  return new LatchkeyError(code, message, {
+    status: response.status,
+    details: body?.details,
+    retryAfter: retryAfterOf(response, body?.retry_after),
+  })
 }

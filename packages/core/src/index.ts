@@ -1,3 +1,4 @@
+export { deleteAccount } from './account/deleteAccount.ts'
 export { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 export {
   CAPTCHA_AUTO_EXECUTE_DELAY_MS,
@@ -169,9 +170,11 @@ export { toPasskeyError } from './passkey-errors.ts'
 export { getRecentLoginMethod, type LoginMethod, setRecentLoginMethod } from './recent-login.ts'
 export {
   createSessionStore,
+  type SessionLock,
   type SessionState,
   type SessionStatus,
   type SessionStore,
+  type SessionStoreOptions,
 } from './session.ts'
 export { ENCLAVE_KEY_WAIT_MS, type SessionKeyProvider } from './session-key.ts'
 export {

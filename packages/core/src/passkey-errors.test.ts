@@ -26,13 +26,17 @@ describe('toPasskeyError', () => {
     expect(translated.cause).toBe(error)
   })
 
-  it('an authenticator that already holds a passkey of this account → PASSKEY_FAILED, with the reason', () => {
+  it('an authenticator that already holds a passkey of this account → PASSKEY_ALREADY_LINKED (issue 16, 4)', () => {
     for (const error of [
       dom('InvalidStateError'),
       wrapped('ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED', 'InvalidStateError'),
     ]) {
       const translated = toPasskeyError(error)
-      expect(translated.code).toBe('PASSKEY_FAILED')
+      expect(translated.code).toBe('PASSKEY_ALREADY_LINKED')
+      expect(translated.userMessage.title).toBe('This passkey is already linked')
+      expect(translated.userMessage.title).not.toBe(
+        toPasskeyError(dom('NotAllowedError')).userMessage.title,
+      )
       expect(translated.details).toMatchObject({
         reason: 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED',
       })

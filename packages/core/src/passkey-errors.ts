@@ -26,11 +26,11 @@ function codeFor(name: string, code: string | undefined, message: string): Error
     return 'PASSKEY_FAILED'
   if (code === 'ERROR_CEREMONY_ABORTED') return 'PASSKEY_FAILED'
   // §5.1.3 step 20 / authenticatorMakeCredential step 3: the authenticator already holds one
-  // of the `excludeCredentials` — a passkey of this very account. The browser has already
-  // said so in its own prompt; the user can retry with another authenticator (a phone, a
-  // security key), so it reads as a refused request rather than as "linked to another user".
+  // of the `excludeCredentials` — a passkey of this very account. Said as such (issue 16, 4):
+  // read as "timed out or rejected" it sent users to retry on the same device; Retry lets
+  // them pick another authenticator (a phone, a security key) in the prompt.
   if (name === 'InvalidStateError' || code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
-    return 'PASSKEY_FAILED'
+    return 'PASSKEY_ALREADY_LINKED'
   // No WebAuthn at all, or no authenticator with resident keys / user verification / an
   // algorithm the server accepts (§5.1.3 steps 10, 22; authenticatorMakeCredential steps 2, 4, 5).
   if (UNSUPPORTED_MESSAGE.test(message)) return 'WEBAUTHN_UNSUPPORTED'
@@ -45,8 +45,8 @@ function codeFor(name: string, code: string | undefined, message: string): Error
  * Translates whatever a WebAuthn ceremony threw into a LatchkeyError:
  * NotAllowedError / AbortError / a timeout → PASSKEY_FAILED ('Passkey request
  * timed out or rejected by user.'); an authenticator that already holds a
- * passkey of this account (InvalidStateError) → PASSKEY_FAILED as well, with
- * `details.reason` saying so; no WebAuthn, or no capable authenticator →
+ * passkey of this account (InvalidStateError) → PASSKEY_ALREADY_LINKED ('This
+ * passkey is already linked'); no WebAuthn, or no capable authenticator →
  * WEBAUTHN_UNSUPPORTED; anything else → PASSKEY_UNKNOWN_ERROR ('Unknown error
  * occurred.'). LatchkeyErrors (the server's answers) pass through unchanged.
  *

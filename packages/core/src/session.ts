@@ -38,7 +38,19 @@ export interface SessionStore {
   logout(): Promise<void>
   /** Destroys local session state without calling the server. */
   clear(): void
+  /**
+   * Follows the app's other tabs (docs/client.md "Sessions across tabs"):
+   * their logout ends this tab's session, their login is taken up from
+   * storage, their refresh is used instead of refreshing again, and their
+   * link or unlink fetches the user again. Needs a storage shared between
+   * tabs (`KeyValueStorage.watch`, as `createLocalStorage` in a window has);
+   * a no-op otherwise. Returns what stops it.
+   */
+  syncAcrossTabs(): () => void
 }
+
+/** Runs `task` while no other tab of the app runs one under the same lock. */
+export type SessionLock = <T>(task: () => Promise<T>) => Promise<T>
 
 export interface SessionStoreOptions {
   appId: string
@@ -47,6 +59,26 @@ export interface SessionStoreOptions {
   cookies: CookieJar
   now?: () => number
   onLogout?: () => void
+  /**
+   * Serializes refreshes across the app's tabs, so two tabs never rotate the
+   * same refresh token: the second one finds the first one's tokens. Default:
+   * Web Locks (`navigator.locks`) where the browser has them.
+   */
+  lock?: SessionLock
+}
+
+/** One Web Lock per app (`navigator.locks`); undefined where there are none. */
+function webLock(appId: string): SessionLock | undefined {
+  const locks = (globalThis as { navigator?: { locks?: LockManager | null } }).navigator?.locks
+  if (!locks || typeof locks.request !== 'function') return undefined
+  return <T>(task: () => Promise<T>) =>
+    locks.request(`latchkey:refresh:${appId}`, () => task()) as Promise<T>
+}
+
+/** What tells one login's session from another: the `sid` claim (else the user). */
+function sessionOf(token: string | null): string | null {
+  const claims = token ? decodeJwt(token) : null
+  return claims?.sid ?? claims?.sub ?? null
 }
 
 /**
@@ -56,10 +88,14 @@ export interface SessionStoreOptions {
  */
 export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const { appId, http, storage, cookies, now = Date.now } = options
+  const lock = options.lock ?? webLock(appId)
+  const userChangedKey = StorageKey.userChanged.replace('{appId}', appId)
   const listeners = new Set<() => void>()
   let state: SessionState = { status: 'loading', user: null }
   let refreshing: Promise<User> | null = null
   let initialized: Promise<void> | null = null
+  // The session the shown user came with: another tab's new login differs from it.
+  let sessionId: string | null = null
 
   const setState = (next: SessionState) => {
     state = next
@@ -74,6 +110,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     storage.remove(StorageKey.refreshToken)
     storage.remove(StorageKey.identityToken)
     cookies.remove(REFRESH_MARKER_COOKIE)
+    sessionId = null
     if (state.status !== 'unauthenticated' || state.user) {
       setState({ status: 'unauthenticated', user: null })
     }
@@ -84,6 +121,11 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     const claims = decodeJwt(token)
     const aud = claims && tokenAppId(claims)
     return aud !== undefined && aud !== appId
+  }
+
+  /** Tells the app's other tabs that the user changed within the session: they fetch it again. */
+  function announceUserChange() {
+    storage.set(userChangedKey, Math.random().toString(36).slice(2))
   }
 
   function applyAuthResponse(response: AuthResponse): User {
@@ -103,15 +145,47 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         // Only the access and identity tokens are updated; the refresh token stays.
         if (response.token) storage.set(StorageKey.accessToken, response.token)
         if (response.identity_token) storage.set(StorageKey.identityToken, response.identity_token)
+        // Same session, new user: other tabs see no new login in the tokens.
+        announceUserChange()
         break
     }
+    sessionId = sessionOf(accessToken())
     setState({ status: 'authenticated', user })
     return user
   }
 
+  /** The user as the server has it now, shown (no refresh on 401: the caller decides). */
+  async function fetchUser(token: string): Promise<User> {
+    const me = await http.request<UsersMeResponse>(routes.usersMe, { token })
+    if (me.identity_token) storage.set(StorageKey.identityToken, me.identity_token)
+    const user = toUser(me.user)
+    sessionId = sessionOf(token)
+    setState({ status: 'authenticated', user })
+    return user
+  }
+
+  /**
+   * Another tab refreshed while this one waited for the lock: its fresh
+   * tokens are in storage, so use them rather than rotate again.
+   */
+  async function refreshedElsewhere(stale: string | null): Promise<User | null> {
+    const token = accessToken()
+    if (!token || token === stale || belongsToOtherApp(token)) return null
+    const claims = decodeJwt(token)
+    if (!claims || isExpired(claims, now(), TOKEN_EXPIRY_MARGIN_MS)) return null
+    if (state.user && claims.sub === state.user.id) {
+      sessionId = sessionOf(token)
+      return state.user
+    }
+    return fetchUser(token).catch(() => null)
+  }
+
   function refresh(): Promise<User> {
     if (refreshing) return refreshing
-    refreshing = (async () => {
+    const stale = accessToken()
+    const run = async () => {
+      const adopted = await refreshedElsewhere(stale)
+      if (adopted) return adopted
       const token = refreshToken()
       if (!token) {
         clear()
@@ -138,7 +212,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         }
         throw error
       }
-    })().finally(() => {
+    }
+    refreshing = (lock ? lock(run) : run()).finally(() => {
       refreshing = null
     })
     return refreshing
@@ -167,9 +242,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   async function loadUser(token: string): Promise<void> {
     try {
-      const me = await http.request<UsersMeResponse>(routes.usersMe, { token })
-      if (me.identity_token) storage.set(StorageKey.identityToken, me.identity_token)
-      setState({ status: 'authenticated', user: toUser(me.user) })
+      await fetchUser(token)
     } catch (error) {
       if (error instanceof LatchkeyError && error.status === 401) {
         // A revoked or expired session: try the refresh token once.
@@ -198,6 +271,48 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     }
   }
 
+  /**
+   * Takes up what another tab left in storage: no tokens is a logout, a
+   * token of another session a login (its user is fetched), the same
+   * session a refresh (nothing to do: tokens are read from storage when
+   * used), unless that tab said the user changed.
+   */
+  async function takeUpStoredSession(userChanged: boolean): Promise<void> {
+    if (initialized) await initialized
+    const token = accessToken()
+    if (!token && !refreshToken()) {
+      if (state.status === 'unauthenticated') return
+      sessionId = null
+      setState({ status: 'unauthenticated', user: null })
+      options.onLogout?.()
+      return
+    }
+    // Half written (a refresh or a logout under way), or another app's: the next change says.
+    if (!token || belongsToOtherApp(token)) return
+    const sameSession = state.status === 'authenticated' && sessionOf(token) === sessionId
+    if (sameSession && !userChanged) return
+    const fresh = await getAccessToken()
+    if (fresh) await loadUser(fresh)
+  }
+
+  // One change at a time, in the order the other tabs made them.
+  let syncQueue: Promise<void> = Promise.resolve()
+  function syncFromStorage(key: string | null): Promise<void> {
+    const userChanged = key === userChangedKey
+    if (
+      !userChanged &&
+      key !== null &&
+      key !== StorageKey.accessToken &&
+      key !== StorageKey.refreshToken
+    )
+      return syncQueue
+    syncQueue = syncQueue
+      .then(() => takeUpStoredSession(userChanged))
+      // A failed fetch keeps what this tab shows; the next change or request tries again.
+      .catch(() => {})
+    return syncQueue
+  }
+
   return {
     getState: () => state,
     subscribe(listener) {
@@ -211,6 +326,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     applyAuthResponse,
     setUser(user) {
       setState({ status: 'authenticated', user })
+      announceUserChange()
     },
     getAccessToken,
     peekAccessToken: accessToken,
@@ -231,5 +347,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       }
     },
     clear,
+    syncAcrossTabs() {
+      return storage.watch?.((key) => syncFromStorage(key)) ?? (() => {})
+    },
   }
 }

@@ -3,6 +3,13 @@ export interface KeyValueStorage {
   get(key: string): string | null
   set(key: string, value: string): void
   remove(key: string): void
+  /**
+   * Calls `listener` with each key another tab of this origin changed (null:
+   * it cleared everything); returns what stops it. Only storages shared
+   * between tabs have it (`createLocalStorage` in a window): it is how a
+   * session follows the app's other tabs (docs/client.md "Sessions across tabs").
+   */
+  watch?(listener: (key: string | null) => void): () => void
 }
 
 /** An in-memory store: for tests, SSR, and browsers that refuse localStorage. */
@@ -26,10 +33,28 @@ export function createLocalStorage(): KeyValueStorage {
       get: (key) => ls.getItem(key),
       set: (key, value) => ls.setItem(key, value),
       remove: (key) => ls.removeItem(key),
+      watch: (listener) => watchStorageEvents(ls, listener),
     }
   } catch {
     return createMemoryStorage()
   }
+}
+
+/**
+ * The window's `storage` events for `area`: the browser fires them in every
+ * other document of the origin when one changes it (never in the one that
+ * did). Without a window (a worker, SSR) there are none.
+ */
+function watchStorageEvents(area: Storage, listener: (key: string | null) => void): () => void {
+  const target = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener'>>
+  if (typeof target.addEventListener !== 'function' || !target.removeEventListener) return () => {}
+  const onStorage = (event: StorageEvent) => {
+    // sessionStorage changes are another area's.
+    if (event.storageArea && event.storageArea !== area) return
+    listener(event.key)
+  }
+  target.addEventListener('storage', onStorage)
+  return () => target.removeEventListener?.('storage', onStorage)
 }
 
 /** Reads, writes and clears the first-party refresh-marker cookie (spec 01 §3, 30 days). */

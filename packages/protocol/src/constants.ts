@@ -10,6 +10,8 @@ export const SUCCESS_CLOSE_DELAY_MS = 1_400
 export const POST_LOGIN_DELAY_MS = 900
 /** Spec 02 §9: the account-transfer 'Success!' closes the modal 1 s later. */
 export const TRANSFER_SUCCESS_CLOSE_DELAY_MS = 1_000
+/** 'Account deleted' closes the modal 1 s later (useDeleteAccount; as the transfer's success). */
+export const ACCOUNT_DELETED_CLOSE_DELAY_MS = 1_000
 export const LOGIN_MESSAGE_MAX_LENGTH = 100
 export const MAX_PRIMARY_LOGIN_METHODS = 4
 export const MODAL_OPEN_DELAY_MS = 15
@@ -61,6 +63,12 @@ export const StorageKey = {
   walletConnections: 'latchkey:wallet-connections:{appId}',
   /** The most recent external wallet client and chain type. */
   recentWallet: 'latchkey:recent-wallet:{appId}',
+  /**
+   * Rewritten (a fresh value) whenever a tab changes the logged-in user
+   * without new tokens (link, unlink, a wallet): the app's other tabs fetch
+   * the user again (docs/client.md "Sessions across tabs").
+   */
+  userChanged: 'latchkey:user-changed:{appId}',
 } as const
 
 export const REFRESH_MARKER_COOKIE = 'latchkey-session'

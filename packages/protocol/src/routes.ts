@@ -64,6 +64,8 @@ export const routes = {
   passkeyUnlink: '/api/v1/passkeys/unlink',
   captchaAltchaChallenge: '/api/v1/captcha/altcha/challenge',
   usersAcceptTerms: '/api/v1/users/me/accept_terms',
+  /** Deletes the signed-in user (a key route: the enclave's own origin and proof). */
+  usersDelete: '/api/v1/users/me/delete',
   emailTransfer: '/api/v1/passwordless/transfer',
   smsTransfer: '/api/v1/passwordless_sms/transfer',
   oauthTransfer: '/api/v1/oauth/transfer',

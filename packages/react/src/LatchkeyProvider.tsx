@@ -126,6 +126,10 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
       void import('./cloud.ts').then(({ resumeCloudConsent }) => resumeCloudConsent(instance))
   }, [instance])
 
+  // Sessions across tabs (docs/client.md): a logout, login, refresh, link or
+  // unlink in another tab of this app shows here without a reload.
+  useEffect(() => instance.client.session.syncAcrossTabs(), [instance])
+
   useEffect(() => {
     const { client } = instance
     if (initializedWith.get(client) === key) return

@@ -11,6 +11,7 @@ it('exports exactly these names', () => {
     'useConnectWallet',
     'useCreateWallet',
     'useCustomAuth',
+    'useDeleteAccount',
     'useExportWallet',
     'useGuestAccount',
     'useImportWallet',

@@ -56,6 +56,7 @@ export {
   type UseCustomAuthReturnType,
   useCustomAuth,
 } from './hooks/useCustomAuth.ts'
+export { type UseDeleteAccountReturnType, useDeleteAccount } from './hooks/useDeleteAccount.ts'
 export {
   type ExportWalletOptions,
   useExportWallet,

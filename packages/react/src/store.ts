@@ -12,6 +12,7 @@ import type { ConnectedExternalWallet } from '@latchkey/core/external'
 import { type ErrorCode, providerErrors } from '@latchkey/protocol/errors'
 import type { AppConfig, CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { LatchkeyConfig } from './config.ts'
+import type { CreateWalletsRequest } from './create-on-login.ts'
 import { createExternalWalletsHandle, type ExternalWalletsHandle } from './external-wallets.ts'
 import type { TypedData } from './hooks/useSignTypedData.ts'
 
@@ -86,7 +87,9 @@ export type WalletScreenRequest<T = unknown> =
   | ExportWalletRequest
   | SecureAccountRequest
   | CloudRecoveryRequest
+  | CreateWalletsRequest
   | ManagePasskeysRequest
+  | import('./hooks/useDeleteAccount.ts').DeleteAccountRequest
 
 /**
  * Spec 02 "Passkey management": the user's passkeys (2 shown, then 'View

@@ -11,7 +11,7 @@ afterAll(() => project.remove())
 const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:1/none' }
 const cwd = project.path('apps/demo')
 
-const groups = [[], ['apps'], ['apps', 'credentials'], ['keys']]
+const groups = [[], ['apps'], ['apps', 'credentials'], ['keys'], ['users']]
 const everyPath = [...groups, ...COMMANDS.map((c) => [...c.path])]
 
 describe.each(everyPath)('latchkey %s', (...path: string[]) => {

@@ -22,6 +22,7 @@ import {
 import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
 import { credentialsFromFlags } from './cli/credential-flags.ts'
 import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
+import { deleteUserCommand } from './cli/delete-user.ts'
 import { printKeyActivity } from './cli/key-activity.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
@@ -351,6 +352,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       const [userId = ''] = positionals
       await printKeyActivity({ db, userId, json: values.json === true, out })
       return 0
+    }
+    if (key === 'users delete') {
+      const [userId = ''] = positionals
+      return await deleteUserCommand({ db, userId, yes: values.yes === true, out, err })
     }
     if (key === 'keys rotate') {
       const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))

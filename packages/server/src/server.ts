@@ -64,7 +64,7 @@ import { chooseRateLimiter } from './rate-limit/choose.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
-import { usersAcceptTermsRoute, usersMeRoute } from './users/routes.ts'
+import { usersAcceptTermsRoute, usersDeleteRoute, usersMeRoute } from './users/routes.ts'
 import { transferRoutes } from './users/transfer-routes.ts'
 import { walletRoutes } from './wallets/routes.ts'
 
@@ -268,6 +268,7 @@ export async function createLatchkeyServer(
       logoutRoute,
       usersMeRoute,
       usersAcceptTermsRoute,
+      usersDeleteRoute,
       ...transferRoutes,
       ...walletRoutes,
       ...recoveryRoutes,
@@ -303,7 +304,8 @@ export async function createLatchkeyServer(
     if (sms instanceof DevOutboxSender) registerDevOutboxPage(app, sms)
     app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))
     app.onError((error, c) => {
-      if (error instanceof ApiError) return c.json(error.toBody(), error.status as 400)
+      if (error instanceof ApiError)
+        return c.json(error.toBody(), error.status as 400, error.headers())
       // Unknown failures: log the kind, answer without internals.
       logger.error(
         `unhandled error on ${c.req.method} ${c.req.path}: ${error.name}: ${error.message}`,
@@ -383,6 +385,8 @@ function cors(services: Services) {
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin)
       c.res.headers.set('Access-Control-Allow-Credentials', 'true')
+      // A 429's countdown, also in its body's `retry_after` (errors.ts `limited`).
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
     }
   }
 }

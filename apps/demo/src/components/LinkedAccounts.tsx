@@ -1,4 +1,4 @@
-import { type LinkedAccount, useLinkAccount } from '@latchkey/react'
+import { LatchkeyError, type LinkedAccount, useLinkAccount } from '@latchkey/react'
 import { useState } from 'react'
 
 type OAuthProvider = Extract<LinkedAccount, { subject: string }>['type']
@@ -17,6 +17,14 @@ const PROVIDER_NAMES: Record<OAuthProvider, string> = {
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/**
+ * A failure as the user should read it: a Latchkey error's catalogue wording
+ * with what to do ("You can't remove your only login method. Link another
+ * login method first."), not the server's short message.
+ */
+const describeError = (e: unknown) =>
+  e instanceof LatchkeyError ? e.userMessageLine : e instanceof Error ? e.message : String(e)
 
 /** The identifier a linked account is known by. */
 function identifier(account: LinkedAccount): string {
@@ -88,7 +96,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
     try {
       await start()
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      setError(describeError(e))
     }
   }
   const socials = link.methods.filter((m): m is OAuthProvider => m in PROVIDER_NAMES)
@@ -232,7 +240,7 @@ function UnlinkButton({
         try {
           await unlink()
         } catch (e) {
-          onError(e instanceof Error ? e.message : String(e))
+          onError(describeError(e))
         } finally {
           setBusy(false)
         }

@@ -1,4 +1,4 @@
-import { type User, useLatchkey } from '@latchkey/react'
+import { type User, useDeleteAccount, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
 import { KeyActivity } from './KeyActivity.tsx'
@@ -8,6 +8,7 @@ import { Wallets } from './Wallets.tsx'
 
 export function UserPanel({ user }: { user: User }) {
   const { logout } = useLatchkey()
+  const { deleteAccount } = useDeleteAccount()
   const [leaving, setLeaving] = useState(false)
   const name = user.email?.address ?? user.phone?.number ?? user.id
   return (
@@ -36,6 +37,16 @@ export function UserPanel({ user }: { user: User }) {
           }}
         >
           {leaving ? 'Logging out…' : 'Log out'}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary button-danger"
+          disabled={leaving}
+          // The modal asks first and shows any failure; once deleted the session is over and
+          // Home shows the logged-out card. Cancelling is not an error worth showing.
+          onClick={() => void deleteAccount().catch(() => undefined)}
+        >
+          Delete account
         </button>
       </div>
 

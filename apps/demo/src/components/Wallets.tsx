@@ -81,12 +81,13 @@ export function Wallets() {
 
   const ethereum = wallets[0]
   const solana = solanaWallets[0]
+  const noWallet = wallets.length + solanaWallets.length === 0
   return (
     <div className="section">
       <h3 className="section-title" id="wallets-title">
         Embedded wallets
       </h3>
-      {wallets.length + solanaWallets.length === 0 ? (
+      {noWallet ? (
         <p className="muted">No embedded wallet yet.</p>
       ) : (
         <ul className="wallet-list" aria-labelledby="wallets-title">
@@ -107,6 +108,24 @@ export function Wallets() {
         </ul>
       )}
       <div className="actions">
+        {noWallet && (
+          // A creation cut short (a reload mid-way), a guest from before guests got wallets,
+          // or an app with createOnLogin 'off': no dead end, the wallets are made here.
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy !== null}
+            onClick={() =>
+              run('Wallets created', async () => {
+                const created = await createWallet()
+                await createWallet({ chainType: 'solana' })
+                return created.address
+              })
+            }
+          >
+            {busy === 'Wallets created' ? 'Creating…' : 'Create wallet'}
+          </button>
+        )}
         <button
           type="button"
           className="button button-secondary"

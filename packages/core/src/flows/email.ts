@@ -5,6 +5,14 @@ import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import {
+  CODE_KEPT_AFTER,
+  liveCodeSend,
+  recordCodeSent,
+  recordCodeSpent,
+  recordResendRefused,
+  codeSentState as sent,
+} from './code-sends.ts'
 import { loginRequest } from './login-request.ts'
 
 export interface EmailValidationOptions {
@@ -122,12 +130,16 @@ export async function updateEmail(
   return user
 }
 
-/** The email flow's states (spec 01 §4 "Email/SMS login"). */
+/**
+ * The email flow's states (spec 01 §4 "Email/SMS login"). Once a code is out,
+ * `codeSentAt` is when it went and `resendAt` when the server sends another
+ * (the resend cooldown, or a 429's `retry_after`): the resend link's countdown.
+ */
 export type EmailFlowState =
   | { status: 'initial' }
   | { status: 'sending-code'; email: string }
-  | { status: 'awaiting-code-input'; email: string; codeSentAt: number }
-  | { status: 'submitting-code'; email: string; codeSentAt: number }
+  | { status: 'awaiting-code-input'; email: string; codeSentAt: number; resendAt: number }
+  | { status: 'submitting-code'; email: string; codeSentAt: number; resendAt: number }
   | { status: 'done'; email: string; user: User; isNewUser: boolean }
   | {
       status: 'error'
@@ -137,6 +149,8 @@ export type EmailFlowState =
       step: 'send' | 'submit'
       /** Set when a code was sent earlier (a failed resend): that code can still be submitted. */
       codeSentAt?: number
+      /** Set when the server said when it sends another code (RESEND_COOLDOWN). */
+      resendAt?: number
     }
 
 export type EmailFlowIntent =
@@ -152,7 +166,10 @@ export interface EmailFlowOptions extends EmailValidationOptions {
 export interface EmailFlow {
   getState(): EmailFlowState
   subscribe(listener: () => void): () => void
-  /** Sends a code to `email` and waits for it. */
+  /**
+   * Sends a code to `email` and waits for it. When this client sent one there
+   * that can still be entered, goes back to it instead (no request).
+   */
   sendCode(email: string, captchaToken?: string): Promise<void>
   /** Sends a new code to the same address. */
   resendCode(captchaToken?: string): Promise<void>
@@ -165,6 +182,9 @@ export interface EmailFlow {
  * The email flow as a small state machine the modal renders:
  * initial → sending-code → awaiting-code-input → submitting-code → done,
  * with `error` from either step. Methods never throw; failures land in state.
+ * The code sent lives on with the client (`code-sends.ts`): a new flow for
+ * the same address goes back to it while it can still be entered, and a
+ * send the server refuses for the resend cooldown does too.
  *
  * @example
  * const flow = createEmailFlow(client)
@@ -182,9 +202,15 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
     for (const listener of listeners) listener()
   }
 
-  async function send(email: string, captchaToken?: string) {
+  async function send(email: string, captchaToken: string | undefined, resend: boolean) {
+    const address = normalizeEmail(email)
+    // Issue 16, 3: the code this client sent there is still good; no new one (the server
+    // would refuse it for 30 s anyway).
+    const live = resend ? null : liveCodeSend(client, 'email', address, now())
+    if (live && validateEmailInput(email, options) === null)
+      return set({ status: 'awaiting-code-input', email: address, ...sent(live) })
     // A failed resend must not strand the code the user already has.
-    const sameEmail = 'email' in state && state.email === normalizeEmail(email)
+    const sameEmail = 'email' in state && state.email === address
     const previousSentAt = sameEmail && 'codeSentAt' in state ? state.codeSentAt : undefined
     set({ status: 'sending-code', email })
     try {
@@ -194,17 +220,32 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
         disablePlusEmails: options.disablePlusEmails,
         disableSignup: intent.type === 'login' && intent.disableSignup,
       })
-      set({ status: 'awaiting-code-input', email: normalizeEmail(email), codeSentAt: now() })
-    } catch (error) {
+      const record = recordCodeSent(client, 'email', address, now())
+      set({ status: 'awaiting-code-input', email: address, ...sent(record) })
+    } catch (cause) {
+      const error = toLatchkeyError(cause)
+      let resendAt: number | undefined
+      if (error.code === 'RESEND_COOLDOWN') {
+        const known = recordResendRefused(client, 'email', address, now(), error.retryAfter)
+        // A first send refused: a code went out there moments ago (another tab, before a
+        // reload) and can still be entered: on to the code screen, counting down.
+        if (!resend && now() < known.liveUntil)
+          return set({ status: 'awaiting-code-input', email: address, ...sent(known) })
+        resendAt = known.resendAt
+      }
       set({
         status: 'error',
         email,
-        error: toLatchkeyError(error),
+        error,
         step: 'send',
         ...(previousSentAt === undefined ? {} : { codeSentAt: previousSentAt }),
+        ...(resendAt === undefined ? {} : { resendAt }),
       })
     }
   }
+
+  /** A used or used-up code can no longer be entered (for `liveCodeSend`). */
+  const spent = (email: string) => recordCodeSpent(client, 'email', email, now())
 
   return {
     getState: () => state,
@@ -212,10 +253,10 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    sendCode: send,
+    sendCode: (email, captchaToken) => send(email, captchaToken, false),
     async resendCode(captchaToken) {
       if (state.status === 'initial') return
-      await send(state.email, captchaToken)
+      await send(state.email, captchaToken, true)
     },
     async submitCode(code) {
       if (
@@ -225,7 +266,8 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
         return
       const { email } = state
       const codeSentAt = state.codeSentAt ?? now()
-      set({ status: 'submitting-code', email, codeSentAt })
+      const resendAt = state.resendAt ?? codeSentAt
+      set({ status: 'submitting-code', email, codeSentAt, resendAt })
       try {
         if (intent.type === 'login') {
           const mode = intent.disableSignup ? 'no-signup' : 'login-or-sign-up'
@@ -246,8 +288,11 @@ export function createEmailFlow(client: LatchkeyClient, options: EmailFlowOption
           })
           set({ status: 'done', email, user, isNewUser: false })
         }
-      } catch (error) {
-        set({ status: 'error', email, error: toLatchkeyError(error), step: 'submit', codeSentAt })
+        spent(email)
+      } catch (cause) {
+        const error = toLatchkeyError(cause)
+        if (!CODE_KEPT_AFTER.has(error.code)) spent(email)
+        set({ status: 'error', email, error, step: 'submit', codeSentAt, resendAt })
       }
     },
     reset() {

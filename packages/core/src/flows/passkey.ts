@@ -229,7 +229,7 @@ export async function loginWithPasskey(
  * Links a new passkey to the logged-in user (up to 5; a sixth is refused
  * with 'Cannot link more passkeys to account.'). The server's options exclude
  * the user's existing passkeys, so an authenticator that already holds one
- * refuses (PASSKEY_FAILED).
+ * refuses (PASSKEY_ALREADY_LINKED).
  *
  * @example
  * const user = await linkPasskey(client)

@@ -4,6 +4,14 @@ import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import {
+  CODE_KEPT_AFTER,
+  liveCodeSend,
+  recordCodeSent,
+  recordCodeSpent,
+  recordResendRefused,
+  codeSentState as sent,
+} from './code-sends.ts'
 import { loginRequest } from './login-request.ts'
 
 /**
@@ -133,12 +141,15 @@ export type SmsFlowState =
       status: 'awaiting-code-input'
       phoneNumber: string
       codeSentAt: number
+      /** When the server sends another code (see EmailFlowState). */
+      resendAt: number
       channel: 'sms' | 'whatsapp'
     }
   | {
       status: 'submitting-code'
       phoneNumber: string
       codeSentAt: number
+      resendAt: number
       channel: 'sms' | 'whatsapp'
     }
   | { status: 'done'; phoneNumber: string; user: User; isNewUser: boolean }
@@ -150,6 +161,8 @@ export type SmsFlowState =
       step: 'send' | 'submit'
       /** Set when a code was sent earlier (a failed resend): that code can still be submitted. */
       codeSentAt?: number
+      /** Set when the server said when it sends another code (RESEND_COOLDOWN). */
+      resendAt?: number
       channel?: 'sms' | 'whatsapp'
     }
 
@@ -166,13 +179,22 @@ export interface SmsFlowOptions {
 export interface SmsFlow {
   getState(): SmsFlowState
   subscribe(listener: () => void): () => void
-  /** Sends a code to `phoneNumber` (E.164) and waits for it. */
+  /**
+   * Sends a code to `phoneNumber` (E.164) and waits for it; goes back to the
+   * code this client sent there instead while it can still be entered.
+   */
   sendCode(phoneNumber: string, captchaToken?: string): Promise<void>
   /** Sends a new code to the same number. */
   resendCode(captchaToken?: string): Promise<void>
   /** Submits the 6-digit code; logs in, links or updates according to the intent. */
   submitCode(code: string): Promise<void>
   reset(): void
+}
+
+/** The channel the app's codes go by, when a send did not say (whatsapp_enabled). */
+async function channelOf(client: LatchkeyClient): Promise<'sms' | 'whatsapp'> {
+  const config = await client.getAppConfig().catch(() => null)
+  return config?.whatsapp_enabled ? 'whatsapp' : 'sms'
 }
 
 const e164OrAsTyped = (phoneNumber: string) => {
@@ -204,9 +226,19 @@ export function createSmsFlow(client: LatchkeyClient, options: SmsFlowOptions = 
     for (const listener of listeners) listener()
   }
 
-  async function send(phoneNumber: string, captchaToken?: string) {
+  async function send(phoneNumber: string, captchaToken: string | undefined, resend: boolean) {
+    const e164 = e164OrAsTyped(phoneNumber)
+    // Issue 16, 3: back to the code this client sent there while it is still good.
+    const live = resend ? null : liveCodeSend(client, 'phone', e164, now())
+    if (live?.channel)
+      return set({
+        status: 'awaiting-code-input',
+        phoneNumber: e164,
+        ...sent(live),
+        channel: live.channel,
+      })
     // A failed resend must not strand the code the user already has.
-    const samePhone = 'phoneNumber' in state && state.phoneNumber === e164OrAsTyped(phoneNumber)
+    const samePhone = 'phoneNumber' in state && state.phoneNumber === e164
     const previousSentAt = samePhone && 'codeSentAt' in state ? state.codeSentAt : undefined
     const previousChannel = samePhone && 'channel' in state ? state.channel : undefined
     set({ status: 'sending-code', phoneNumber })
@@ -216,23 +248,34 @@ export function createSmsFlow(client: LatchkeyClient, options: SmsFlowOptions = 
         captchaToken,
         disableSignup: intent.type === 'login' && intent.disableSignup,
       })
-      set({
-        status: 'awaiting-code-input',
-        phoneNumber: toPhoneE164(phoneNumber),
-        codeSentAt: now(),
-        channel,
-      })
-    } catch (error) {
+      const record = recordCodeSent(client, 'phone', e164, now(), channel)
+      set({ status: 'awaiting-code-input', phoneNumber: e164, ...sent(record), channel })
+    } catch (cause) {
+      const error = toLatchkeyError(cause)
+      let resendAt: number | undefined
+      if (error.code === 'RESEND_COOLDOWN') {
+        const known = recordResendRefused(client, 'phone', e164, now(), error.retryAfter)
+        // A first send refused: a code went out moments ago and can still be entered.
+        if (!resend && now() < known.liveUntil) {
+          const channel = known.channel ?? previousChannel ?? (await channelOf(client))
+          return set({ status: 'awaiting-code-input', phoneNumber: e164, ...sent(known), channel })
+        }
+        resendAt = known.resendAt
+      }
       set({
         status: 'error',
         phoneNumber,
-        error: toLatchkeyError(error),
+        error,
         step: 'send',
         ...(previousSentAt === undefined ? {} : { codeSentAt: previousSentAt }),
+        ...(resendAt === undefined ? {} : { resendAt }),
         ...(previousChannel === undefined ? {} : { channel: previousChannel }),
       })
     }
   }
+
+  /** A used or used-up code can no longer be entered (for `liveCodeSend`). */
+  const spent = (phoneNumber: string) => recordCodeSpent(client, 'phone', phoneNumber, now())
 
   return {
     getState: () => state,
@@ -240,10 +283,10 @@ export function createSmsFlow(client: LatchkeyClient, options: SmsFlowOptions = 
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    sendCode: send,
+    sendCode: (phoneNumber, captchaToken) => send(phoneNumber, captchaToken, false),
     async resendCode(captchaToken) {
       if (state.status === 'initial') return
-      await send(state.phoneNumber, captchaToken)
+      await send(state.phoneNumber, captchaToken, true)
     },
     async submitCode(code) {
       if (
@@ -253,8 +296,9 @@ export function createSmsFlow(client: LatchkeyClient, options: SmsFlowOptions = 
         return
       const { phoneNumber } = state
       const codeSentAt = state.codeSentAt ?? now()
+      const resendAt = state.resendAt ?? codeSentAt
       const channel = state.channel ?? 'sms'
-      set({ status: 'submitting-code', phoneNumber, codeSentAt, channel })
+      set({ status: 'submitting-code', phoneNumber, codeSentAt, resendAt, channel })
       try {
         if (intent.type === 'login') {
           const mode = intent.disableSignup ? 'no-signup' : 'login-or-sign-up'
@@ -275,15 +319,11 @@ export function createSmsFlow(client: LatchkeyClient, options: SmsFlowOptions = 
           })
           set({ status: 'done', phoneNumber, user, isNewUser: false })
         }
-      } catch (error) {
-        set({
-          status: 'error',
-          phoneNumber,
-          error: toLatchkeyError(error),
-          step: 'submit',
-          codeSentAt,
-          channel,
-        })
+        spent(phoneNumber)
+      } catch (cause) {
+        const error = toLatchkeyError(cause)
+        if (!CODE_KEPT_AFTER.has(error.code)) spent(phoneNumber)
+        set({ status: 'error', phoneNumber, error, step: 'submit', codeSentAt, resendAt, channel })
       }
     },
     reset() {

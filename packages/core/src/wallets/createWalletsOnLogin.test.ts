@@ -49,4 +49,12 @@ describe('chainsToCreateOnLogin (spec 01 §3 createOnLogin)', () => {
       }),
     ).toEqual([])
   })
+  it('includes guests: a guest is an authenticated user (spec 02)', () => {
+    const guest = toUser({ ...wireUser(), linked_accounts: [], is_guest: true })
+    for (const setting of ['all-users', 'users-without-wallets'] as const)
+      expect(chainsToCreateOnLogin(guest, { ethereum: setting, solana: setting })).toEqual([
+        'ethereum',
+        'solana',
+      ])
+  })
 })

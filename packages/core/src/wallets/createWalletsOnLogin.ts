@@ -15,6 +15,7 @@ export interface CreateOnLoginConfig {
 
 /**
  * The chains to create an index-0 wallet on right after login, Ethereum first.
+ * Guests count as users (spec 02: wallet creation is for authenticated users).
  * `all-users`: anyone without an embedded wallet on that chain;
  * `users-without-wallets`: only users with no wallet of any kind on that chain
  * (external wallets count once they can be linked).

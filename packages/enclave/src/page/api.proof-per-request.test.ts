@@ -30,6 +30,7 @@ const everyCall: Array<[string, 'GET' | 'POST', string, (api: ServerApi) => Prom
     (api) => api.setRecovery(alice, {} as never),
   ],
   ['me', 'GET', routes.usersMe, (api) => api.me(alice)],
+  ['deleteAccount', 'POST', routes.usersDelete, (api) => api.deleteAccount(alice)],
   [
     'cloudAuthenticate',
     'POST',

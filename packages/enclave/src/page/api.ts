@@ -10,6 +10,7 @@ import {
   recoveryMaterialResponseSchema,
   recoveryOAuthAuthenticateResponseSchema,
   type SetRecoveryRequest,
+  successSchema,
   type UserWire,
   userSchema,
   usersMeResponseSchema,
@@ -28,6 +29,8 @@ export interface ServerApi {
   recovery(token: string, entropyId: string): Promise<RecoveryMaterial>
   setRecovery(token: string, body: SetRecoveryRequest): Promise<UserWire>
   me(token: string): Promise<UserWire>
+  /** Deletes the signed-in user, their wallets' server shares and every session of theirs. */
+  deleteAccount(token: string): Promise<void>
   /**
    * Exchanges a cloud consent's result for the provider access (Google access
    * token, or iCloud web auth token + container): it stays in the enclave.
@@ -152,6 +155,9 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
     async me(token) {
       const answer = await call('GET', routes.usersMe, token, undefined, usersMeResponseSchema)
       return answer.user
+    },
+    async deleteAccount(token) {
+      await call('POST', routes.usersDelete, token, {}, successSchema)
     },
     cloudAuthenticate: (token, body) =>
       call(

@@ -52,7 +52,8 @@ export interface FakeServerCall {
  * protocol shapes out), with one user per bearer token. Every request must
  * carry a valid enclave proof (`dpop`: checked with jose, `htu` under
  * `ENCLAVE_ORIGIN`, each `jti` once) unless `requireProof` is false; a
- * refused one is 401 ENCLAVE_PROOF_INVALID. `failNext` makes the next call to
+ * refused one is 401 ENCLAVE_PROOF_INVALID. `usersDelete` forgets the user's
+ * secrets and wallets and refuses its token afterwards. `failNext` makes the next call to
  * a path answer an error. With `cloud`, it also answers
  * `recovery/oauth/authenticate` as the real server does: single-use state,
  * the Google code exchanged at the fake Google's token endpoint (PKCE), the
@@ -68,6 +69,8 @@ export function createFakeServer(options: {
   const failures = new Map<string, { status: number; body: unknown } | 'network'>()
   const calls: FakeServerCall[] = []
   const spentJtis = new Set<string>()
+  /** Users deleted by `usersDelete`: their tokens are refused from then on. */
+  const deleted = new Set<string>()
 
   const key = (id: string) => id.toLowerCase()
   const json = (status: number, body: unknown) =>
@@ -196,7 +199,8 @@ export function createFakeServer(options: {
     if (headers['latchkey-app-id'] !== options.appId)
       return json(404, { code: 'APP_NOT_FOUND', message: 'x' })
     const owner = headers.authorization?.match(/^Bearer (user-\w+)$/)?.[1]
-    if (!owner) return json(401, { code: 'UNAUTHORIZED', message: 'Unable to authorize user' })
+    const unauthorized = json(401, { code: 'UNAUTHORIZED', message: 'Unable to authorize user' })
+    if (!owner) return unauthorized
     if (headers.dpop !== undefined || options.requireProof !== false) {
       try {
         const proof = await verifyProof(headers.dpop, {
@@ -211,6 +215,7 @@ export function createFakeServer(options: {
         return json(401, { code: 'ENCLAVE_PROOF_INVALID', message: 'Unable to authorize user' })
       }
     }
+    if (deleted.has(owner)) return unauthorized
     const owned = (id: string) => {
       const s = secrets.get(key(id))
       return s && s.owner === owner ? s : null
@@ -272,6 +277,13 @@ export function createFakeServer(options: {
       }
       case routes.recoveryOAuthAuthenticate:
         return cloudAuthenticate(owner, body)
+      case routes.usersDelete: {
+        if (JSON.stringify(body) !== '{}') return json(400, invalid)
+        deleted.add(owner)
+        wallets.delete(owner)
+        for (const [id, secret] of secrets) if (secret.owner === owner) secrets.delete(id)
+        return json(200, { success: true })
+      }
       default:
         return json(404, { code: 'NOT_FOUND', message: 'x' })
     }

@@ -29,6 +29,7 @@ import {
   wipeSecret,
 } from '../secret.ts'
 import { reconstructAndVerify, splitSecret } from '../shares.ts'
+import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, openWithCloudKey, sealWithCloudKey } from './cloud-recovery.ts'
 import { PageError } from './errors.ts'
@@ -190,6 +191,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   return {
+    ...createAccountHandlers(deps),
     async 'latchkey:wallets:create'(data) {
       const chains = (['ethereum', 'solana'] as const).filter((c) => data.chain_types.includes(c))
       const secret = generateHdSecret()

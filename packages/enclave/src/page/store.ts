@@ -16,6 +16,8 @@ export interface DeviceShareRecord {
 export interface DeviceShareStore {
   get(appId: string, entropyId: string): Promise<DeviceShareRecord | null>
   put(record: DeviceShareRecord): Promise<void>
+  /** Deletes one share (account deletion); a share that is not there is no error. */
+  delete(appId: string, entropyId: string): Promise<void>
   /** Deletes every share of one app (logout). */
   clearApp(appId: string): Promise<void>
 }
@@ -47,6 +49,10 @@ export class MemoryDeviceShareStore implements DeviceShareStore {
 
   async put(record: DeviceShareRecord) {
     this.records.set(shareKey(record.appId, record.entropyId), copyRecord(record))
+  }
+
+  async delete(appId: string, entropyId: string) {
+    this.records.delete(shareKey(appId, entropyId))
   }
 
   async clearApp(appId: string) {
@@ -114,6 +120,13 @@ export class IndexedDbDeviceShareStore implements DeviceShareStore {
     const db = await this.#open()
     const tx = db.transaction(STORE_NAME, 'readwrite', { durability: 'strict' })
     tx.objectStore(STORE_NAME).put(copyRecord(record), shareKey(record.appId, record.entropyId))
+    await done(tx)
+  }
+
+  async delete(appId: string, entropyId: string) {
+    const db = await this.#open()
+    const tx = db.transaction(STORE_NAME, 'readwrite', { durability: 'strict' })
+    tx.objectStore(STORE_NAME).delete(shareKey(appId, entropyId))
     await done(tx)
   }
 

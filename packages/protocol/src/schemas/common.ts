@@ -24,6 +24,8 @@ export const errorBodySchema = z.object({
   code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
   message: z.string(),
   details: z.unknown().optional(),
+  /** On a 429 whose limit lifts at a known time: whole seconds until it does (as `Retry-After`). */
+  retry_after: z.number().int().positive().optional(),
 })
 
 export const successSchema = z.object({ success: z.literal(true) })

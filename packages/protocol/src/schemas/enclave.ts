@@ -83,6 +83,11 @@ export const enclaveRequestSchemas = {
     chain_type: chainTypeSchema,
     private_key: z.string().min(1).max(200),
   }),
+  /**
+   * Deletes the signed-in user at the server (routes.usersDelete), then this
+   * device's shares of the user's wallets; nothing local goes if the server refuses.
+   */
+  'latchkey:account:delete': z.object({ access_token: accessToken }),
   /** Forgets the device shares held for this app (logout). */
   'latchkey:clear': z.object({}),
 } as const

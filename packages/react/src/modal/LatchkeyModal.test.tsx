@@ -180,7 +180,7 @@ describe('login modal', () => {
     ])
   })
 
-  it("resend shows 'Code sent' for 30 s, then the link returns", async () => {
+  it("resend counts down the 30 s cooldown, then shows 'Code sent' for 30 s, then the link returns", async () => {
     vi.useFakeTimers()
     const { server } = renderWithProvider(<Host />)
     await advance()
@@ -191,6 +191,12 @@ describe('login modal', () => {
     })
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     await advance()
+    // Issue 16, 3: the server would refuse another code for 30 s; the link says how long.
+    const waiting = screen.getByRole('button', { name: 'Resend code in 30s' }) as HTMLButtonElement
+    expect(waiting.disabled).toBe(true)
+    await advance(CODE_RESEND_COOLDOWN_MS - 1)
+    screen.getByRole('button', { name: 'Resend code in 1s' })
+    await advance(1)
     fireEvent.click(screen.getByRole('button', { name: 'Resend code' }))
     await advance()
     screen.getByText('Code sent')
@@ -224,10 +230,10 @@ describe('login modal', () => {
     // The client retries a network failure 3 times (0.5 s, 1 s, 2 s) before giving up.
     const retries = API_RETRY_BASE_DELAY_MS * (1 + 2 + 4)
     await advance(retries - 1)
-    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull()
+    expect(screen.queryByRole('heading', { name: 'Could not reach the server' })).toBeNull()
     await advance(1)
-    screen.getByRole('heading', { name: 'Something went wrong' })
-    expect(screen.getByText('Try again later')).toBeTruthy()
+    screen.getByRole('heading', { name: 'Could not reach the server' })
+    expect(screen.getByText('Check your connection and try again.')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
     await advance()
     screen.getByRole('heading', { name: 'Log in or sign up' })

@@ -366,7 +366,9 @@ describe('account transfer (spec 02)', () => {
     await linkTaken()
     fireEvent.click(screen.getByRole('button', { name: 'Transfer and delete account' }))
     await elapse()
-    expect(screen.getByRole('alert').textContent).toBe('Something went wrong')
+    expect(screen.getByRole('alert').textContent).toBe(
+      'This transfer offer has expired. Link the account again to get a new offer.',
+    )
     screen.getByRole('button', { name: 'No thanks' })
   })
 })

@@ -155,6 +155,11 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     [client, config.disablePlusEmails, disableSignup, intent, loginOptions.current],
   )
   const flowState = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
+  // Issue 16, 3: when the server sends another code (the resend link's countdown), and
+  // when a refused first send may be tried again (the email input's).
+  const resendAt = 'resendAt' in flowState ? flowState.resendAt : undefined
+  const sendRetryAt =
+    flowState.status === 'error' && flowState.step === 'send' ? resendAt : undefined
   const sms = useSmsLogin({
     client,
     config,
@@ -370,6 +375,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
             onSubmit: sendCode,
             sending: flowState.status === 'sending-code',
             error: sendError,
+            retryAt: sendRetryAt,
             onEdit: () => setSendError(null),
             defaultValue: lastEmail,
           }}
@@ -392,6 +398,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           appName={config.appName}
           submitting={sms.state.status === 'submitting-code'}
           error={sms.state.status === 'error' ? sms.state : null}
+          resendAt={'resendAt' in sms.state ? sms.state.resendAt : undefined}
           onSubmitCode={sms.submit}
           onResend={sms.resend}
           onBack={backToLanding}
@@ -413,6 +420,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           onSubmit={sendCode}
           sending={flowState.status === 'sending-code'}
           error={sendError}
+          retryAt={sendRetryAt}
           onEdit={() => setSendError(null)}
           disablePlusEmails={config.disablePlusEmails}
           defaultValue={lastEmail}
@@ -427,6 +435,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
           appName={config.appName}
           submitting={flowState.status === 'submitting-code'}
           error={flowState.status === 'error' ? flowState : null}
+          resendAt={resendAt}
           onSubmitCode={submitCode}
           onResend={resendCode}
           onBack={backToLanding}

@@ -1,12 +1,18 @@
 import { LatchkeyError } from '@latchkey/core'
+import { lazy, Suspense } from 'react'
 import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
 import { CloudRecoveryScreen } from './screens/CloudRecoveryScreen.tsx'
+import { CreateWalletsScreen } from './screens/CreateWalletsScreen.tsx'
 import { ExportWalletScreen } from './screens/ExportWalletScreen.tsx'
+import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import { PasskeysScreen } from './screens/PasskeysScreen.tsx'
 import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
 import { SecureAccountScreen } from './screens/SecureAccountScreen.tsx'
 import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
 import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
+
+// Rarely opened: its own chunk, so the modal's first load does not carry it.
+const DeleteAccountScreen = lazy(() => import('./screens/DeleteAccountScreen.tsx'))
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -51,6 +57,14 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       return <SecureAccountScreen request={request} onDone={() => complete()} onClose={onClose} />
     case 'cloud-recovery':
       return <CloudRecoveryScreen request={request} onDone={() => complete()} onClose={onClose} />
+    case 'wallet-creation':
+      return <CreateWalletsScreen instance={instance} request={request} onClose={onClose} />
+    case 'delete-account':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <DeleteAccountScreen request={request} onDeleted={() => complete()} onClose={onClose} />
+        </Suspense>
+      )
     case 'passkeys':
       return (
         <PasskeysScreen

@@ -208,6 +208,9 @@ export const css = `
 .lk-btn-primary:hover:not(:disabled) { filter: brightness(1.06); }
 .lk-btn-secondary { border: 1px solid var(--lk-border-strong); color: var(--lk-fg); background: transparent; }
 .lk-btn-secondary:hover:not(:disabled) { background: var(--lk-bg-muted); }
+.lk-btn-danger { border: 0; color: #ffffff; background: var(--lk-error); }
+.lk-btn-danger:hover:not(:disabled) { filter: brightness(1.06); }
+.lk-btn-danger .lk-spinner { border-color: rgba(255, 255, 255, 0.35); border-top-color: #ffffff; }
 
 .lk-status { display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 14px; flex: 1; text-align: center; padding: 12px 0; }
 .lk-status-icon {

@@ -83,6 +83,11 @@ export interface FakeServerOptions {
   existingUsers?: string[]
   /** The first N app-config requests fail as if the network were down. */
   configFailures?: number
+  /**
+   * Refuse a second code to one address within this long, as the real server
+   * does (429 RESEND_COOLDOWN with `retry_after`); read on the (fakeable) clock.
+   */
+  resendCooldownMs?: number
 }
 
 /**
@@ -94,6 +99,7 @@ export function createFakeServer(options: FakeServerOptions = {}) {
   const existing = new Set(options.existingUsers ?? [])
   const calls: RecordedCall[] = []
   let configFailures = options.configFailures ?? 0
+  const lastSend = new Map<string, number>()
   const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = new URL(String(input)).pathname
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
@@ -105,6 +111,15 @@ export function createFakeServer(options: FakeServerOptions = {}) {
     if (path === '/api/v1/passwordless/init') {
       if (body.disableSignup && !existing.has(body.email))
         return json(404, { code: 'USER_DOES_NOT_EXIST', message: 'No such user' })
+      const cooldown = options.resendCooldownMs ?? 0
+      const waited = Date.now() - (lastSend.get(body.email) ?? Number.NEGATIVE_INFINITY)
+      if (waited < cooldown)
+        return json(429, {
+          code: 'RESEND_COOLDOWN',
+          message: 'Too many requests. Please wait before trying again.',
+          retry_after: Math.ceil((cooldown - waited) / 1000),
+        })
+      lastSend.set(body.email, Date.now())
       return json(200, { success: true })
     }
     if (path === '/api/v1/passwordless/authenticate') {

@@ -1,7 +1,7 @@
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '@latchkey/protocol'
 import { safeEqual } from '../crypto/secrets.ts'
 import { affected } from '../db/connect.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, limited } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newId, newNumericCode } from '../ids.ts'
 import { limitPerIp } from '../rate-limit/limit-per-ip.ts'
@@ -41,6 +41,9 @@ const codeHash = (
  * Postgres alike (tracker issue 15, 7c). The per-IP cap is counted before the
  * claim (an IP past its cap cannot hold anyone's cooldown), the per-identifier
  * cap after it (a concurrent burst spends one send, not twenty).
+ *
+ * Every 429 says when to come back (`retry_after`): RESEND_COOLDOWN when the
+ * address's cooldown ends, TOO_MANY_REQUESTS when the cap's window does.
  */
 export async function issueOtp(
   services: Services,
@@ -59,7 +62,8 @@ export async function issueOtp(
     .where('channel', '=', channel)
     .where('identifier', '=', identifier)
     .executeTakeFirst()
-  if (last && now - Number(last.sent_at) < cooldownMs) throw new ApiError('RESEND_COOLDOWN')
+  if (last && now - Number(last.sent_at) < cooldownMs)
+    throw limited('RESEND_COOLDOWN', Number(last.sent_at) + cooldownMs, now)
 
   await limitPerIp(services, 'otp-send', config.rateLimits.codeSendsPerIp, input.ip)
 
@@ -75,7 +79,9 @@ export async function issueOtp(
         .where('otp_send_cooldowns.sent_at', '<=', now - cooldownMs),
     )
     .executeTakeFirst()
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) throw new ApiError('RESEND_COOLDOWN')
+  // Lost to a concurrent claim: that send's cooldown has just begun.
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1)
+    throw limited('RESEND_COOLDOWN', now + cooldownMs, now)
 
   // Past the cap the cooldown stays claimed: no code could go out in it anyway.
   const perIdentifier = config.rateLimits.codeSendsPerIdentifier
@@ -84,7 +90,7 @@ export async function issueOtp(
     perIdentifier.limit,
     perIdentifier.windowMs,
   )
-  if (!idResult.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!idResult.allowed) throw limited('TOO_MANY_REQUESTS', idResult.resetAt, now)
 
   const code = newNumericCode()
   const expiresAt = now + CODE_TTL_MS
@@ -158,7 +164,7 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
     perIdentifier.limit,
     perIdentifier.windowMs,
   )
-  if (!counted.allowed) throw new ApiError('TOO_MANY_ATTEMPTS')
+  if (!counted.allowed) throw limited('TOO_MANY_ATTEMPTS', counted.resetAt, services.now())
 
   const now = services.now()
   const row = await db

@@ -215,6 +215,21 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    path: ['users', 'delete'],
+    args: ['USER_ID'],
+    synopsis: 'USER_ID [--yes]',
+    summary: 'delete a user, their wallets and linked accounts; ends every session of theirs',
+    flags: {
+      yes: { type: 'boolean', help: 'delete (without it: print what would be deleted, exit 1)' },
+    },
+    notes: [
+      'Deletes what the user deletes from the app (docs/security.md "Data retention and access ' +
+        'changes"): linked accounts, sessions and refresh tokens, embedded-wallet secrets (the ' +
+        "server's shares and recovery material), key-release records. Their access tokens are " +
+        'refused at once. Without --yes it only prints the counts. It cannot be undone.',
+    ],
+  },
+  {
     path: ['keys', 'rotate'],
     synopsis: '',
     summary: 'new signing key (the old one stays in the JWKS until its tokens expire)',

@@ -165,4 +165,32 @@ describe('enclave page ↔ server', () => {
     expect(device1.store.records.size).toBe(0)
     expect(await t.countRows('wallet_secrets')).toBe(before)
   })
+
+  it('account deletion: the server deletes the user and its secret, the page its share; without the own Origin nothing goes', async () => {
+    const { key, login } = await newDevice()
+    const access_token = await login('delete-flow@example.com')
+    const device = page(key)
+    await device.handlers['latchkey:wallets:create']({
+      access_token,
+      chain_types: ['ethereum'],
+      recovery: { method: 'latchkey' },
+    })
+    expect(device.store.records.size).toBe(1)
+    const secrets = await t.countRows('wallet_secrets')
+
+    // Not from a browser on the enclave's origin: refused, nothing deleted either side.
+    const outside = page(key, pageFetch({ sendOrigin: false }), device.store)
+    await expect(
+      outside.handlers['latchkey:account:delete']({ access_token }),
+    ).rejects.toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' })
+    expect(device.store.records.size).toBe(1)
+    expect(await t.countRows('wallet_secrets')).toBe(secrets)
+
+    expect(await device.handlers['latchkey:account:delete']({ access_token })).toEqual({
+      success: true,
+    })
+    expect(device.store.records.size).toBe(0)
+    expect(await t.countRows('wallet_secrets')).toBe(secrets - 1)
+    expect((await t.request(routes.usersMe, { token: access_token })).status).toBe(401)
+  })
 })

@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net'
 import type { RateLimitRule } from '../config.ts'
-import { ApiError } from '../errors.ts'
+import { limited } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 
 /**
@@ -34,7 +34,7 @@ export function ipBucket(ip: string | undefined): string {
 
 /**
  * Counts one request of `purpose` from `ip` against `rule` and refuses past
- * it with 429 TOO_MANY_REQUESTS. The count is shared by every app on the
+ * it with 429 TOO_MANY_REQUESTS (with `retry_after`: when the window ends). The count is shared by every app on the
  * server (and every node, with Redis): one IP has one budget per purpose.
  *
  * @example
@@ -51,5 +51,5 @@ export async function limitPerIp(
     rule.limit,
     rule.windowMs,
   )
-  if (!result.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!result.allowed) throw limited('TOO_MANY_REQUESTS', result.resetAt, services.now())
 }

@@ -8,7 +8,7 @@ import type {
 } from '@latchkey/protocol'
 import { getAppProviderCredentials, type ProviderCredentials } from '../apps/credentials.ts'
 import { type AppRecord, toAppConfig } from '../apps/service.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, limited } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { exchangeGoogleCode, googleAuthorizationUrl } from './google.ts'
 import { icloudSignInUrl } from './icloud.ts'
@@ -68,7 +68,7 @@ async function countConsent(services: Services, auth: AuthContext): Promise<void
     rule.limit,
     rule.windowMs,
   )
-  if (!result.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!result.allowed) throw limited('TOO_MANY_REQUESTS', result.resetAt, services.now())
 }
 
 const notConfigured = (provider: CloudRecoveryProvider) =>

@@ -1,11 +1,14 @@
-import { routes, userSchema, usersMeResponseSchema } from '@latchkey/protocol'
+import { routes, successSchema, userSchema, usersMeResponseSchema } from '@latchkey/protocol'
 import { z } from 'zod'
+import { ApiError } from '../errors.ts'
 import { defineRoute } from '../http/route.ts'
 import { signIdentityToken } from '../sessions/tokens.ts'
+import { limitWalletKeyRequests } from '../wallets/limit-wallet-key-requests.ts'
+import { deleteUser } from './delete.ts'
 import { getUserWire } from './service.ts'
 
-/** Accept terms takes no fields (an empty body or `{}`). */
-const acceptTermsRequestSchema = z.strictObject({})
+/** Accept terms and delete take no fields (an empty body or `{}`). */
+const emptyBodySchema = z.strictObject({})
 
 export const usersMeRoute = defineRoute({
   method: 'get',
@@ -36,7 +39,7 @@ export const usersAcceptTermsRoute = defineRoute({
   summary: "Record the signed-in user's acceptance of the app's terms",
   tags: ['users'],
   auth: 'user',
-  body: acceptTermsRequestSchema,
+  body: emptyBodySchema,
   response: userSchema,
   handler: async ({ services, app, auth }) => {
     await services.db
@@ -47,5 +50,31 @@ export const usersAcceptTermsRoute = defineRoute({
       .where('has_accepted_terms', '=', 0)
       .execute()
     return getUserWire(services.db, auth.userId)
+  },
+})
+
+/**
+ * The signed-in user deletes their account (docs/security.md "Data retention
+ * and access changes"): the user and everything of theirs, wallet shares
+ * included, go in one statement, and every session of theirs ends with it.
+ * A key route (`auth: 'enclave'`): it destroys the auth shares, so it answers
+ * only the enclave's own page with the session key's proof, never a bearer
+ * token alone; it counts against the per-IP key-route budget. Empty body.
+ */
+export const usersDeleteRoute = defineRoute({
+  method: 'post',
+  path: routes.usersDelete,
+  summary: 'Delete the signed-in user, their wallets and every session (enclave only)',
+  tags: ['users'],
+  auth: 'enclave',
+  body: emptyBodySchema,
+  response: successSchema,
+  handler: async ({ c, services, app, auth }) => {
+    await limitWalletKeyRequests(c, services)
+    const deleted = await deleteUser(services.db, { userId: auth.userId, appId: app.id })
+    // A concurrent deletion got there first: the session was live a moment ago, so say it is gone.
+    if (!deleted) throw new ApiError('UNAUTHORIZED')
+    services.logger.info(`user deleted by its owner: ${auth.userId} (app ${app.id})`)
+    return { success: true as const }
   },
 })

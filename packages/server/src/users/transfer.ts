@@ -6,6 +6,7 @@ import type { LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newSecret, sha256 } from '../ids.ts'
+import { deleteUser } from './delete.ts'
 import {
   type AccountInput,
   GUEST_ACCOUNT_TYPE,
@@ -230,8 +231,8 @@ export async function transferAccount(
         : new ApiError('CANNOT_LINK_MORE_OF_TYPE')
 
     // Cascades: linked accounts, wallet secrets, sessions → refresh tokens,
-    // recovery and OAuth states, passkey challenges, this offer.
-    await tx.deleteFrom('users').where('id', '=', fromUserId).where('app_id', '=', app.id).execute()
+    // recovery and OAuth states, passkey challenges, this offer (delete.ts).
+    await deleteUser(tx, { userId: fromUserId, appId: app.id })
     await insertAccount(
       tx,
       app.id,

@@ -6,7 +6,7 @@ import { limitPerIp } from '../rate-limit/limit-per-ip.ts'
 /**
  * Counts one call of a key route — wallet creation and import, add, the auth
  * share (signing, export), the recovery material, set recovery, the
- * cloud-recovery consents — against the caller IP's shared budget
+ * cloud-recovery consents, account deletion — against the caller IP's shared budget
  * (`rateLimits.walletKeyRequestsPerIp`); 429 TOO_MANY_REQUESTS past it.
  * Runs after the session is checked, before any share is read or written.
  *

@@ -25,6 +25,34 @@ describe('EmailForm', () => {
     expect(submit().disabled).toBe(false)
   })
 
+  it('says an invalid address is invalid once the user presses Enter (issue 16, 4c)', () => {
+    const onSubmit = vi.fn()
+    render(<EmailForm onSubmit={onSubmit} />)
+    type('alice@example')
+    expect(screen.queryByRole('alert')).toBeNull()
+    // A browser submits nothing on Enter while Submit is disabled: the key itself counts.
+    fireEvent.keyDown(input(), { key: 'Enter' })
+    expect(onSubmit).not.toHaveBeenCalled()
+    const alert = screen.getByRole('alert')
+    expect(alert.textContent).toBe('Please enter a valid email address.')
+    expect(input().getAttribute('aria-invalid')).toBe('true')
+    expect(input().getAttribute('aria-describedby')).toBe(alert.id)
+    expect(submit().disabled).toBe(true)
+    // It follows the address from then on: gone once it is valid.
+    type('alice@example.com')
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(submit().disabled).toBe(false)
+  })
+
+  it('…or leaves the field with it; leaving an empty field says nothing', () => {
+    render(<EmailForm onSubmit={() => {}} />)
+    fireEvent.blur(input())
+    expect(screen.queryByRole('alert')).toBeNull()
+    type('not-an-email')
+    fireEvent.blur(input())
+    expect(screen.getByRole('alert').textContent).toBe('Please enter a valid email address.')
+  })
+
   it('refuses a plus-address inline when the app disables them', () => {
     render(<EmailForm onSubmit={() => {}} disablePlusEmails />)
     type('alice+news@example.com')

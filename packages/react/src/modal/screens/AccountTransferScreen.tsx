@@ -140,7 +140,7 @@ export default function AccountTransferScreen({
         )}
         {state.phase === 'prompt' && state.error && (
           <p className="lk-alert" role="alert">
-            {state.error.userMessage.title}
+            {state.error.userMessageLine}
           </p>
         )}
         {state.phase === 'success' && (

@@ -7,6 +7,7 @@ import { CheckIcon, MailIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { useSecondsLeft } from '../components/useSecondsLeft.ts'
 
 export interface EmailCodeScreenProps {
   /** Where the code went: the email address, or the phone number for SMS / WhatsApp. */
@@ -17,6 +18,11 @@ export interface EmailCodeScreenProps {
   submitting: boolean
   /** The last failure of this screen (a new object per failure), from submitting or resending. */
   error: { error: LatchkeyError; step: 'send' | 'submit' } | null
+  /**
+   * When the server sends another code (epoch ms; the flow state's
+   * `resendAt`): until then 'Resend code' counts down, disabled.
+   */
+  resendAt?: number
   onSubmitCode(code: string): void
   /** Resolves true when a new code went out. */
   onResend(): Promise<boolean>
@@ -31,7 +37,12 @@ const WORDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'RESEND_COOLDOWN',
 ])
 
-function describe({ error, step }: NonNullable<EmailCodeScreenProps['error']>): string {
+function describe(
+  { error, step }: NonNullable<EmailCodeScreenProps['error']>,
+  resendAt: number | undefined,
+): string | null {
+  // A resend refused for the cooldown: the countdown on the link says it (issue 16, 3).
+  if (error.code === 'RESEND_COOLDOWN' && resendAt !== undefined) return null
   if (step === 'send' || WORDED.has(error.code)) return errorMessages[error.code].title
   return ISSUE_VERIFYING_CODE
 }
@@ -40,9 +51,11 @@ function describe({ error, step }: NonNullable<EmailCodeScreenProps['error']>): 
  * Enter confirmation code (spec 01 §2, §4): six boxes submitted automatically
  * once complete; after a failure the boxes clear 1.4 s later with focus back
  * on the first; a resend shows 'Code sent' for 30 s before the link returns.
+ * While the server would refuse another code (the resend cooldown, spec 01
+ * §9) the link reads 'Resend code in Ns' and is disabled.
  */
 export function EmailCodeScreen(props: EmailCodeScreenProps) {
-  const { email, appName, submitting, error, onSubmitCode, onResend, onBack } = props
+  const { email, appName, submitting, error, resendAt, onSubmitCode, onResend, onBack } = props
   const channel = props.channel ?? 'email'
   const message =
     channel === 'email' ? 'an email' : channel === 'sms' ? 'a text message' : 'a WhatsApp message'
@@ -51,6 +64,8 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
   // The boxes turn red with a wrong code and back to normal once cleared; the message stays.
   const [boxesInError, setBoxesInError] = useState(false)
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent'>('idle')
+  const waitSeconds = useSecondsLeft(resendAt)
+  const shownMessage = shownError && describe(shownError, resendAt)
 
   useEffect(() => {
     setShownError(error)
@@ -101,9 +116,9 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
         status={boxesInError ? 'error' : 'idle'}
       />
       <div aria-live="polite">
-        {shownError && (
+        {shownMessage && (
           <p className="lk-alert" role="alert">
-            {describe(shownError)}
+            {shownMessage}
           </p>
         )}
         {submitting && (
@@ -124,9 +139,9 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
               type="button"
               className="lk-link-btn"
               onClick={resendCode}
-              disabled={resend === 'sending' || submitting}
+              disabled={resend === 'sending' || submitting || waitSeconds > 0}
             >
-              Resend code
+              {waitSeconds > 0 ? `Resend code in ${waitSeconds}s` : 'Resend code'}
             </button>
           </>
         )}

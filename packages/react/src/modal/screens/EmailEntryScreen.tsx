@@ -6,6 +6,8 @@ export interface EmailEntryScreenProps {
   onSubmit(email: string): void
   sending: boolean
   error: ErrorCode | null
+  /** When a refused send may be tried again (a 429's `retry_after`), for a countdown. */
+  retryAt?: number
   onEdit(): void
   disablePlusEmails: boolean
   defaultValue?: string
@@ -22,6 +24,7 @@ export function EmailEntryScreen(props: EmailEntryScreenProps) {
         onSubmit={props.onSubmit}
         submitting={props.sending}
         error={props.error}
+        retryAt={props.retryAt}
         onEdit={props.onEdit}
         defaultValue={props.defaultValue}
         disablePlusEmails={props.disablePlusEmails}

@@ -16,6 +16,8 @@ export interface LandingScreenProps {
     onSubmit(email: string): void
     sending: boolean
     error: ErrorCode | null
+    /** When a refused send may be tried again (a 429's `retry_after`), for a countdown. */
+    retryAt?: number
     onEdit(): void
     defaultValue?: string
   }
@@ -80,6 +82,7 @@ export function LandingScreen({
           onSubmit={email.onSubmit}
           submitting={email.sending}
           error={email.error}
+          retryAt={email.retryAt}
           onEdit={email.onEdit}
           defaultValue={email.defaultValue}
           disablePlusEmails={config.disablePlusEmails}

@@ -117,6 +117,33 @@ describe('PasskeysScreen (spec 02 "Passkey management")', () => {
     expect(screen.getByRole('heading').textContent).toBe('Secure your account with a passkey')
   })
 
+  it('unlinking the only login method says what to do instead (issue 16, 4a)', async () => {
+    renderScreen({
+      passkeys: many(1),
+      unlink: vi.fn(async () => {
+        throw new LatchkeyError('CANNOT_UNLINK_LAST_ACCOUNT')
+      }),
+    })
+    fireEvent.click(screen.getByRole('button', { name: /^Unlink/ }))
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }))
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "You can't remove your only login method. Link another login method first.",
+    )
+  })
+
+  it('a device that already holds one of the passkeys says so, not "rejected" (issue 16, 4b)', async () => {
+    renderScreen({
+      passkeys: many(1),
+      link: vi.fn(async () => {
+        throw new LatchkeyError('PASSKEY_ALREADY_LINKED')
+      }),
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Add new passkey' }))
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This passkey is already linked. Use another device or security key.',
+    )
+  })
+
   it("at 5 passkeys there is no 'Add new passkey', only the limit", () => {
     renderScreen({ passkeys: many(5) })
     expect(screen.queryByRole('button', { name: 'Add new passkey' })).toBeNull()

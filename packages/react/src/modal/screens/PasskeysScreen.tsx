@@ -1,5 +1,5 @@
 import { PASSKEY_LIMIT, type PasskeyAccount, toLatchkeyError, type User } from '@latchkey/core'
-import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import { type ErrorCode, errorMessages, userMessageLine } from '@latchkey/protocol/errors'
 import { useState } from 'react'
 import type { ManagePasskeysRequest } from '../../store.ts'
 import { CheckIcon, KeyIcon } from '../components/icons.tsx'
@@ -34,8 +34,9 @@ type Busy = { kind: 'adding' } | { kind: 'unlinking'; credentialId: string } | n
  * user's passkeys (authenticator name, browser, OS, last verified; 2 shown
  * then 'View all'), unlink with a confirmation, 'Add new passkey' until the
  * limit of 5, then 'Passkeys updated' and Done. Errors use the catalogue's
- * wording ('Cannot link more passkeys to account.', 'Cannot unlink a passkey
- * enrolled in MFA', the browser's refusal).
+ * wording and what to do ('Cannot link more passkeys to account.', 'Cannot
+ * unlink a passkey enrolled in MFA', 'You can't remove your only login
+ * method. Link another login method first.', the browser's refusal).
  */
 export function PasskeysScreen({ request, onDone }: PasskeysScreenProps) {
   const [passkeys, setPasskeys] = useState(request.passkeys)
@@ -113,7 +114,8 @@ export function PasskeysScreen({ request, onDone }: PasskeysScreenProps) {
         )}
         {error && (
           <p className="lk-alert" role="alert">
-            {errorMessages[error].title}
+            {/* With what to do about it: 'Link another login method first.' (issue 16, 4a). */}
+            {userMessageLine(errorMessages[error])}
           </p>
         )}
         <div className="lk-actions">

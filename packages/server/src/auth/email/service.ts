@@ -17,6 +17,7 @@ import {
   insertAccount,
   linkedAccountsOf,
   touchAccount,
+  WALLET_ACCOUNT_TYPE,
 } from '../../users/service.ts'
 import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { issueOtp, verifyOtp } from '../otp.ts'
@@ -151,7 +152,7 @@ export async function linkEmail(
   return getUserWire(services.db, userId)
 }
 
-/** Removes an email from the signed-in user, who must keep one account. */
+/** Removes an email from the signed-in user, who must keep one login method (wallets are none). */
 export async function unlinkEmail(
   services: Services,
   app: AppRecord,
@@ -165,7 +166,9 @@ export async function unlinkEmail(
       (a) => a.type === EMAIL_ACCOUNT_TYPE && a.identifier === identifier,
     )
     if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    if (accounts.length <= 1) throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
+    // Embedded wallets are not login methods (issue 16, 4a: counting them let the last go).
+    if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
+      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
     await tx
       .deleteFrom('linked_accounts')
       .where('id', '=', target.id)

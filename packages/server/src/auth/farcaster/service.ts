@@ -9,7 +9,7 @@ import { FARCASTER_TIMEOUT_MS } from '@latchkey/protocol'
 import type { Hex } from 'viem'
 import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
-import { ApiError } from '../../errors.ts'
+import { ApiError, limited } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
@@ -111,7 +111,7 @@ export async function initFarcaster(
     FARCASTER_INITS_PER_IP.limit,
     FARCASTER_INITS_PER_IP.windowMs,
   )
-  if (!limit.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!limit.allowed) throw limited('TOO_MANY_REQUESTS', limit.resetAt, services.now())
   const now = services.now()
   const expiresAt = now + FARCASTER_TIMEOUT_MS + FARCASTER_CHANNEL_SLACK_MS
   const nonce = randomBytes(16).toString('hex')

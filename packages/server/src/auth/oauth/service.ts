@@ -10,7 +10,7 @@ import type {
 import { getAppProviderCredentials } from '../../apps/credentials.ts'
 import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
-import { ApiError } from '../../errors.ts'
+import { ApiError, limited } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
@@ -82,7 +82,7 @@ export async function initOAuth(
     OAUTH_INITS_PER_IP.limit,
     OAUTH_INITS_PER_IP.windowMs,
   )
-  if (!limit.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!limit.allowed) throw limited('TOO_MANY_REQUESTS', limit.resetAt, services.now())
   const intent = input.intent ?? 'login'
   await recordOAuthLoginState(
     services,

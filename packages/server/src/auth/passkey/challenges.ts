@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import { affected } from '../../db/connect.ts'
 import type { Database, PasskeyChallengesTable } from '../../db/types.ts'
-import { ApiError } from '../../errors.ts'
+import { ApiError, limited } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import {
@@ -49,7 +49,7 @@ export async function limitPasskeyInit(
     limit,
     windowMs,
   )
-  if (!result.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!result.allowed) throw limited('TOO_MANY_REQUESTS', result.resetAt, services.now())
 }
 
 /** What a challenge is bound to besides its app. */

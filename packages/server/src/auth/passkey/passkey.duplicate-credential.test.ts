@@ -3,7 +3,7 @@ import { getTestInstance, type TestInstance } from '../../test/instance.ts'
 import { PASSKEY_APP_SETTINGS, passkeyCreate, SoftwareAuthenticator } from './testing.ts'
 
 // Security bar 26 (WebAuthn §7.1 step 26): a credential id already
-// registered to any user, of any app, is refused (ACCOUNT_ALREADY_LINKED),
+// registered to any user, of any app, is refused (PASSKEY_ALREADY_LINKED),
 // whether by sign-up or by link, and two concurrent registrations of one id
 // leave one account.
 let t: TestInstance
@@ -25,7 +25,7 @@ describe('passkey credential id', () => {
     expect((await passkeyCreate(t, victim)).status).toBe(200)
     const users = await t.countRows('users')
     const res = await passkeyCreate(t, impostor(victim))
-    expect(res).toMatchObject({ status: 400, body: { code: 'ACCOUNT_ALREADY_LINKED' } })
+    expect(res).toMatchObject({ status: 400, body: { code: 'PASSKEY_ALREADY_LINKED' } })
     expect(await t.countRows('users')).toBe(users)
     expect(await passkeyRows(victim.id)).toHaveLength(1)
   })
@@ -35,9 +35,9 @@ describe('passkey credential id', () => {
     const owner = await passkeyCreate(t, victim)
     const session = await t.login('linker@example.com')
     const res = await passkeyCreate(t, impostor(victim), { link: true, token: session.token })
-    expect(res.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+    expect(res.body.code).toBe('PASSKEY_ALREADY_LINKED')
     const again = await passkeyCreate(t, impostor(victim), { link: true, token: owner.body.token })
-    expect(again.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+    expect(again.body.code).toBe('PASSKEY_ALREADY_LINKED')
     expect(await passkeyRows(victim.id)).toHaveLength(1)
   })
 
@@ -46,7 +46,7 @@ describe('passkey credential id', () => {
     const victim = new SoftwareAuthenticator()
     expect((await passkeyCreate(t, victim)).status).toBe(200)
     const res = await passkeyCreate(t, impostor(victim), { appId: other.id })
-    expect(res.body.code).toBe('ACCOUNT_ALREADY_LINKED')
+    expect(res.body.code).toBe('PASSKEY_ALREADY_LINKED')
   })
 
   it('is unique across apps in the database itself (two apps racing cannot both store it)', async () => {
@@ -88,7 +88,7 @@ describe('passkey credential id', () => {
     const results = await Promise.all([passkeyCreate(t, first), passkeyCreate(t, impostor(first))])
     expect(results.map((r) => r.body.code ?? r.status).sort()).toEqual([
       200,
-      'ACCOUNT_ALREADY_LINKED',
+      'PASSKEY_ALREADY_LINKED',
     ])
     expect(await passkeyRows(first.id)).toHaveLength(1)
   })

@@ -129,7 +129,7 @@ async function passkeysOf(services: Services, userId: string) {
 }
 
 /**
- * ACCOUNT_ALREADY_LINKED when any user of any app holds this credential id
+ * PASSKEY_ALREADY_LINKED when any user of any app holds this credential id
  * (security bar 26, WebAuthn §7.1 step 26). Within one app the unique index
  * on (app, type, identifier) also refuses a concurrent duplicate.
  */
@@ -140,7 +140,7 @@ async function assertCredentialFree(services: Services, credentialId: string): P
     .where('type', '=', PASSKEY_ACCOUNT_TYPE)
     .where('identifier', '=', credentialId)
     .executeTakeFirst()
-  if (taken) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+  if (taken) throw new ApiError('PASSKEY_ALREADY_LINKED')
 }
 
 function newAccount(
@@ -258,7 +258,7 @@ async function verifiedCreation(
 
 /**
  * Signs up a new user with a new passkey (spec 01 §4 "Create new account").
- * A credential id any user already holds is refused (ACCOUNT_ALREADY_LINKED).
+ * A credential id any user already holds is refused (PASSKEY_ALREADY_LINKED).
  */
 export async function registerWithPasskey(
   services: Services,
@@ -276,7 +276,7 @@ export async function registerWithPasskey(
       services.now(),
     )
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+    if (isUniqueViolation(error)) throw new ApiError('PASSKEY_ALREADY_LINKED')
     throw error
   }
   return startSession(services, app.id, userId, true)
@@ -461,7 +461,7 @@ export async function linkPasskey(
       await insertAccount(tx, app.id, userId, account, services.now())
     })
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError('ACCOUNT_ALREADY_LINKED')
+    if (isUniqueViolation(error)) throw new ApiError('PASSKEY_ALREADY_LINKED')
     throw error
   }
   return getUserWire(services.db, userId)

@@ -3,7 +3,7 @@ import { SIGN_IN_NONCE_TTL_MS } from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
 import type { RateLimitRule } from '../../config.ts'
 import type { Database, SignInNoncesTable } from '../../db/types.ts'
-import { ApiError } from '../../errors.ts'
+import { limited } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { walletLoginFailed } from './external-wallet.ts'
@@ -42,7 +42,7 @@ export async function limitSignInInit(
     limit,
     windowMs,
   )
-  if (!result.allowed) throw new ApiError('TOO_MANY_REQUESTS')
+  if (!result.allowed) throw limited('TOO_MANY_REQUESTS', result.resetAt, services.now())
 }
 
 /** A fresh nonce issued now (services.now()), valid SIGN_IN_NONCE_TTL_MS. */

@@ -12,6 +12,7 @@ import {
   insertAccount,
   linkedAccountsOf,
   touchAccount,
+  WALLET_ACCOUNT_TYPE,
 } from '../../users/service.ts'
 import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { issueOtp, verifyOtp } from '../otp.ts'
@@ -190,7 +191,9 @@ export async function unlinkPhone(
       (a) => a.type === PHONE_ACCOUNT_TYPE && a.identifier === identifier,
     )
     if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    if (accounts.length <= 1) throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
+    // Embedded wallets are not login methods (issue 16, 4a: counting them let the last go).
+    if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
+      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
     await tx
       .deleteFrom('linked_accounts')
       .where('id', '=', target.id)

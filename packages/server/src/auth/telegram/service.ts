@@ -2,7 +2,7 @@ import type { AuthResponse, UserWire } from '@latchkey/protocol'
 import { getAppProviderCredentials } from '../../apps/credentials.ts'
 import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
-import { ApiError } from '../../errors.ts'
+import { ApiError, limited } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { ipBucket } from '../../rate-limit/limit-per-ip.ts'
 import { startSession } from '../../sessions/service.ts'
@@ -55,7 +55,7 @@ async function limit(services: Services, app: AppRecord, ip: string | undefined)
     rule.limit,
     rule.windowMs,
   )
-  if (!result.allowed) throw new ApiError('TELEGRAM_RATE_LIMITED')
+  if (!result.allowed) throw limited('TELEGRAM_RATE_LIMITED', result.resetAt, services.now())
 }
 
 /**

@@ -1,4 +1,9 @@
-import { createLatchkeyClient, createMemoryStorage, LatchkeyError } from '@latchkey/core'
+import {
+  createLatchkeyClient,
+  createMemoryStorage,
+  LatchkeyError,
+  toPasskeyError,
+} from '@latchkey/core'
 import {
   startAuthentication,
   startRegistration,
@@ -127,6 +132,49 @@ describe('PasskeyLogin (spec 01 §2 "Passkey")', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
     await waitFor(() => expect(onDone).toHaveBeenCalled())
     expect(startAuthentication).toHaveBeenCalledTimes(2)
+  })
+
+  it('a refused login also names the no-passkey case; without passkey sign-up, another way in (issue 16, 4b)', async () => {
+    vi.mocked(startAuthentication).mockRejectedValueOnce(
+      new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError'),
+    )
+    setup()
+    await screen.findByRole('heading', { name: 'Passkey request timed out or rejected by user.' })
+    screen.getByText('No passkey for this app on this device? Log in another way, then add one.')
+    expect(screen.queryByRole('button', { name: 'Create new account' })).toBeNull()
+  })
+
+  it("…and where passkeys may create accounts, offers 'Create new account', which signs up", async () => {
+    vi.mocked(startAuthentication).mockRejectedValueOnce(
+      new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError'),
+    )
+    const { paths, onDone } = setup({ passkeysForSignup: true })
+    fireEvent.click(screen.getByRole('button', { name: 'Log in with a passkey' }))
+    await screen.findByRole('heading', { name: 'Passkey request timed out or rejected by user.' })
+    screen.getByText('No passkey for this app on this device? Create a new account with one.')
+    screen.getByRole('button', { name: 'Retry' })
+    fireEvent.click(screen.getByRole('button', { name: 'Create new account' }))
+    await waitFor(() =>
+      expect(onDone).toHaveBeenCalledWith(expect.objectContaining({ isNewUser: true })),
+    )
+    expect(paths.slice(-2)).toEqual(['/api/v1/passkeys/register/init', '/api/v1/passkeys/register'])
+  })
+
+  it("a device that already holds this account's passkey: 'This passkey is already linked' (issue 16, 4b)", () => {
+    // What the browser throws when the authenticator holds one of `excludeCredentials`.
+    const error = toPasskeyError(new DOMException('Previously registered.', 'InvalidStateError'))
+    render(
+      <PasskeyStatusScreen
+        state={{ status: 'error', action: 'link', error, retryable: true }}
+        onRetry={() => {}}
+        onSignup={() => {}}
+      />,
+    )
+    expect(screen.getByRole('heading').textContent).toBe('This passkey is already linked')
+    screen.getByText('Use another device or security key.')
+    expect(screen.queryByText(/No passkey for this app/)).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Create new account' })).toBeNull()
+    screen.getByRole('button', { name: 'Retry' })
   })
 
   it("without WebAuthn: 'WebAuthn is not supported in this browser', no Retry", async () => {

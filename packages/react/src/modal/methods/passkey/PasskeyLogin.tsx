@@ -72,6 +72,7 @@ export default function PasskeyLogin({
       state={state}
       action={action}
       onRetry={() => void flow.retry()}
+      onSignup={offerChoice ? () => setAction('signup') : undefined}
       onBack={offerChoice ? () => setAction(null) : onBack}
     />
   )

@@ -1,4 +1,5 @@
 import type { PasskeyAction, PasskeyFlowState } from '@latchkey/core'
+import { NO_PASSKEY_HINT } from '@latchkey/protocol/errors'
 import { AlertIcon, CheckIcon, KeyIcon } from '../../components/icons.tsx'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
 import { Spinner } from '../../components/Spinner.tsx'
@@ -11,6 +12,11 @@ export interface PasskeyStatusScreenProps {
   action?: PasskeyAction
   /** Offered as 'Retry' on a retryable error. */
   onRetry?: () => void
+  /**
+   * Where the app lets passkeys create accounts: offered as 'Create new
+   * account' when a passkey login found none (or was cancelled).
+   */
+  onSignup?: () => void
   onBack?: () => void
 }
 
@@ -34,7 +40,10 @@ const DONE = { login: "You're logged in.", signup: "You're logged in.", link: 'P
 /**
  * Spec 01 §2 "Passkey" status screen: loading while the challenge is fetched,
  * the browser's prompt is open and the answer is verified; success; or the
- * error's wording (spec 01 §8 "Passkey") with Retry when it is retryable.
+ * error's wording (spec 01 §8 "Passkey") with Retry when it is retryable. A
+ * login the browser refused may mean there is no passkey here at all: the
+ * screen says so, and offers 'Create new account' where the app allows it
+ * (issue 16, 4b).
  *
  * @example
  * <PasskeyStatusScreen state={flowState} onRetry={() => flow.retry()} onBack={back} />
@@ -43,14 +52,19 @@ export function PasskeyStatusScreen({
   state,
   action = 'login',
   onRetry,
+  onSignup,
   onBack,
 }: PasskeyStatusScreenProps) {
   if (state.status === 'error') {
     const message = state.error.userMessage
+    // Browsers answer "no passkey here" and "cancelled" alike (NotAllowedError).
+    const noPasskey = state.action === 'login' && state.error.code === 'PASSKEY_FAILED'
+    const signup = noPasskey ? onSignup : undefined
+    const hint = noPasskey ? NO_PASSKEY_HINT[signup ? 'signup' : 'login'] : undefined
     return (
       <ScreenLayout
         title={message.title}
-        subtitle={message.detail}
+        subtitle={message.detail ?? hint}
         onBack={onBack}
         media={
           <StatusIcon tone="error">
@@ -62,8 +76,18 @@ export function PasskeyStatusScreen({
           {message.title}
         </p>
         <div className="lk-actions">
+          {signup && (
+            <button type="button" className="lk-btn lk-btn-primary" onClick={signup} autoFocus>
+              Create new account
+            </button>
+          )}
           {state.retryable && onRetry && (
-            <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry} autoFocus>
+            <button
+              type="button"
+              className={`lk-btn ${signup ? 'lk-btn-secondary' : 'lk-btn-primary'}`}
+              onClick={onRetry}
+              autoFocus={!signup}
+            >
               Retry
             </button>
           )}

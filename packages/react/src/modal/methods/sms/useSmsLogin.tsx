@@ -8,6 +8,7 @@ import {
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import { lazy, type ReactNode, Suspense, useMemo, useState, useSyncExternalStore } from 'react'
 import type { ResolvedConfig } from '../../../config.ts'
+import { useSecondsLeft } from '../../components/useSecondsLeft.ts'
 
 // The phone input carries libphonenumber's metadata: loaded only when SMS login is drawn.
 const PhoneForm = lazy(() => import('./PhoneForm.tsx').then((m) => ({ default: m.PhoneForm })))
@@ -48,6 +49,13 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
   const flow = useMemo(() => createSmsFlow(client, { intent }), [client])
   const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
   const [sendError, setSendError] = useState<ErrorCode | null>(null)
+  // A send refused for the cooldown (the last code was used): the wait, from retry_after.
+  const retryAt = state.status === 'error' && state.step === 'send' ? state.resendAt : undefined
+  const waitSeconds = useSecondsLeft(retryAt)
+  const shownError =
+    !sendError || (retryAt !== undefined && waitSeconds === 0)
+      ? null
+      : `${errorMessages[sendError].title}${waitSeconds > 0 ? ` Try again in ${waitSeconds}s.` : ''}`
 
   const send = async (phoneNumber: string) => {
     setSendError(null)
@@ -80,7 +88,7 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
         defaultCountry={config.defaultCountry}
         whatsapp={config.whatsappEnabled}
         busy={state.status === 'sending-code'}
-        error={sendError ? errorMessages[sendError].title : null}
+        error={shownError}
         onSubmit={(phone) => void send(phone)}
         onEdit={() => setSendError(null)}
         autoFocus={autoFocus}

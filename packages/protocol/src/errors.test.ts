@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ErrorCode,
+  errorMessages,
+  errorStatus,
+  NO_PASSKEY_HINT,
+  type UserMessage,
+  userMessageLine,
+} from './errors.ts'
+
+// Tracker issue 16, item 4d: a code the product knows says what happened (and,
+// where it can, what to do), never the catch-all 'Something went wrong' / 'Try
+// again later' — unless the spec prescribes exactly that text for that case.
+
+/** The catch-all wording of spec 01 §8 "Others" and its variants. */
+const GENERIC = [/something went wrong/i, /try again later/i]
+const isGeneric = (text: string | undefined) =>
+  text !== undefined && GENERIC.some((pattern) => pattern.test(text))
+
+/**
+ * The codes whose generic wording the spec itself dictates, with that exact
+ * wording (the test pins it, so a change is a decision, not an accident).
+ */
+const SPEC_MANDATED_GENERIC: Partial<Record<ErrorCode, UserMessage>> = {
+  // Spec 01 §8 (line 182): "Invalid data, cannot link more of this type, invalid credentials
+  // and captcha failure: 'Something went wrong. Try again.' (retryable)."
+  INVALID_PAYLOAD: { title: 'Something went wrong. Try again.', retryable: true },
+  CANNOT_LINK_MORE_OF_TYPE: { title: 'Something went wrong. Try again.', retryable: true },
+  PASSKEY_VERIFICATION_FAILED: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8 (line 187): "Captcha: … timeout 'Something went wrong! Please try again later.'"
+  CAPTCHA_TIMEOUT: { title: 'Something went wrong! Please try again later.', retryable: true },
+  // Spec 02 §8 (line 168): "OAuth: … retryable generic text for unexpected provider errors."
+  OAUTH_PROVIDER_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8 (line 188): "Others: 'Something went wrong', 'Try again later'." — the code for
+  // a failure nobody named (an unexpected server error, anything thrown that is not ours).
+  INTERNAL_ERROR: { title: 'Something went wrong', detail: 'Try again later' },
+}
+
+const codes = Object.values(ErrorCode)
+
+describe('the error catalogue', () => {
+  it('has wording for every code, keyed by itself', () => {
+    expect(Object.keys(ErrorCode).every((key) => ErrorCode[key as ErrorCode] === key)).toBe(true)
+    expect(Object.keys(errorMessages).sort()).toEqual([...codes].sort())
+    for (const code of codes) expect(errorMessages[code].title.trim()).not.toBe('')
+  })
+
+  it.each(codes.filter((code) => !(code in SPEC_MANDATED_GENERIC)))(
+    '%s says something specific, not the catch-all',
+    (code) => {
+      const { title, detail } = errorMessages[code]
+      expect(isGeneric(title), `title: ${title}`).toBe(false)
+      expect(isGeneric(detail), `detail: ${detail}`).toBe(false)
+    },
+  )
+
+  it.each(Object.entries(SPEC_MANDATED_GENERIC))(
+    '%s keeps the generic wording the spec dictates for it',
+    (code, message) => {
+      expect(errorMessages[code as ErrorCode]).toEqual(message)
+    },
+  )
+})
+
+describe('messages that say what to do (issue 16, 4a, 4b)', () => {
+  it('the last login method: that it cannot go, and what to do first', () => {
+    expect(errorMessages.CANNOT_UNLINK_LAST_ACCOUNT).toEqual({
+      title: "You can't remove your only login method",
+      detail: 'Link another login method first.',
+    })
+    expect(errorStatus.CANNOT_UNLINK_LAST_ACCOUNT).toBe(400)
+  })
+
+  it('a passkey already linked reads apart from a refused or timed-out prompt', () => {
+    expect(errorMessages.PASSKEY_ALREADY_LINKED.title).toBe('This passkey is already linked')
+    expect(errorMessages.PASSKEY_FAILED.title).toBe(
+      'Passkey request timed out or rejected by user.',
+    )
+    expect(errorStatus.PASSKEY_ALREADY_LINKED).toBe(400)
+    // The hint under a refused passkey login names the no-passkey case either way.
+    expect(NO_PASSKEY_HINT.signup).toMatch(/^No passkey for this app on this device\?/)
+    expect(NO_PASSKEY_HINT.login).toMatch(/^No passkey for this app on this device\?/)
+  })
+})
+
+describe('userMessageLine', () => {
+  it('joins title and detail as sentences', () => {
+    expect(userMessageLine(errorMessages.CANNOT_UNLINK_LAST_ACCOUNT)).toBe(
+      "You can't remove your only login method. Link another login method first.",
+    )
+    expect(userMessageLine({ title: 'Done!', detail: 'Close.' })).toBe('Done! Close.')
+    expect(userMessageLine(errorMessages.INVALID_CODE)).toBe('Invalid or expired verification code')
+  })
+})
