@@ -80,7 +80,12 @@ describe('account transfer (spec 02 "Account transfer")', () => {
     const aId = await userId(a.page)
 
     const b = await linkTakenPhone(phone)
-    await b.dialog.getByRole('button', { name: 'No thanks' }).click()
+    // 'No thanks' is the focused default: Enter declines, it never deletes (issue 16, item 7b).
+    const decline = b.dialog.getByRole('button', { name: 'No thanks' })
+    await expect
+      .poll(() => decline.evaluate((button) => document.activeElement === button))
+      .toBe(true)
+    await b.page.keyboard.press('Enter')
     await b.dialog.waitFor({ state: 'detached' })
     expect(await b.page.getByTestId('user-phone').textContent()).toBe('—')
 

@@ -45,4 +45,24 @@ describe('exporting an embedded wallet (security bar 44)', () => {
     expect(hostText).not.toContain(phrase)
     await page.close()
   })
+
+  it('Escape pressed inside the export page closes the dialog (issue 16, item 7a)', async () => {
+    const page = await browser.newPage()
+    const dialog = await logInToDemo(page, { serverUrl, demoUrl }, uniqueEmail('export-escape'))
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+
+    await page.getByRole('button', { name: 'Export wallet', exact: true }).click()
+    const exportFrame = page.frameLocator('iframe[title="Export your wallet"]')
+    const reveal = exportFrame.locator('[data-action="reveal-private-key"]')
+    await reveal.waitFor({ timeout: 30_000 })
+    // Focus inside the cross-origin frame: the host page's keydown never sees this Escape.
+    await reveal.focus()
+    expect(await reveal.evaluate((button) => document.activeElement === button)).toBe(true)
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+    await expect
+      .poll(() => page.getByTestId('wallet-result').textContent())
+      .toContain('Export: closed')
+    await page.close()
+  })
 })

@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.tsx'
 import './styles.css'
+import './panels.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root is missing from index.html')

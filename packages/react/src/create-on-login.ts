@@ -1,20 +1,9 @@
 import { chainsToCreateOnLogin, type User } from '@latchkey/core'
-import { resolveConfig, type UserOwnedRecoveryMethod } from './config.ts'
-import type { LatchkeyInstance } from './store.ts'
+import { resolveConfig } from './config.ts'
+import type { LatchkeyInstance } from './instance.ts'
+import type { CreateWalletsRequest } from './wallet-requests.ts'
 
-/**
- * The post-login wallet step (`embeddedWallets.createOnLogin`) for a login
- * the modal did not make (a guest's): 'Setting up your wallet', then the
- * greeting, and the modal closes 2.5 s later, as after a modal login.
- */
-export interface CreateWalletsRequest {
-  screen: 'wallet-creation'
-  chains: Array<'ethereum' | 'solana'>
-  isNewUser: boolean
-  appName: string | null
-  /** The app requires user-owned recovery: the methods to offer first (null: automatic recovery). */
-  userOwnedRecovery: UserOwnedRecoveryMethod[] | null
-}
+export type { CreateWalletsRequest }
 
 /**
  * Creates the wallets `embeddedWallets.createOnLogin` asks for after a login

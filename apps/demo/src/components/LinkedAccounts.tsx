@@ -26,30 +26,59 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
 const describeError = (e: unknown) =>
   e instanceof LatchkeyError ? e.userMessageLine : e instanceof Error ? e.message : String(e)
 
-/** The identifier a linked account is known by. */
-function identifier(account: LinkedAccount): string {
+/**
+ * How a linked account is known: its address or id, which may wrap anywhere
+ * (`address`: hex, base58, an email, a provider's subject: no words in it),
+ * and a note in words, which wraps only between words.
+ */
+interface Identifier {
+  value: string
+  address: boolean
+  note?: string
+}
+
+function identifierOf(account: LinkedAccount): Identifier {
   switch (account.type) {
     case 'email':
-      return account.address
+      return { value: account.address, address: true }
     case 'phone':
-      return account.number
+      return { value: account.number, address: false }
     case 'wallet':
-      if (account.connectorType !== 'embedded')
-        return `${account.address} (${account.chainType}, ${account.walletClientType})`
-      return `${account.address} (${account.chainType}${account.walletIndex === null ? ', imported' : ` #${account.walletIndex}`})`
+      return {
+        value: account.address,
+        address: true,
+        note:
+          account.connectorType !== 'embedded'
+            ? `(${account.chainType}, ${account.walletClientType})`
+            : `(${account.chainType}${account.walletIndex === null ? ', imported' : ` #${account.walletIndex}`})`,
+      }
     case 'farcaster':
-      return account.username ? `@${account.username} (fid ${account.fid})` : `fid ${account.fid}`
+      return account.username
+        ? { value: `@${account.username}`, address: false, note: `(fid ${account.fid})` }
+        : { value: `fid ${account.fid}`, address: false }
     case 'telegram':
-      return account.username ? `@${account.username}` : account.telegramUserId
+      return account.username
+        ? { value: `@${account.username}`, address: false }
+        : { value: account.telegramUserId, address: true }
     case 'custom':
-      return account.customUserId
+      return { value: account.customUserId, address: true }
     case 'guest':
-      return 'guest'
+      return { value: 'guest', address: false }
     case 'passkey':
-      return `${account.authenticatorName ?? 'Passkey'} (${account.credentialId.slice(0, 8)}…)`
+      return {
+        value: account.authenticatorName ?? 'Passkey',
+        address: false,
+        note: `(${account.credentialId.slice(0, 8)}…)`,
+      }
     default:
-      return account.email ?? account.username ?? account.subject
+      return { value: account.email ?? account.username ?? account.subject, address: true }
   }
+}
+
+/** The identifier a linked account is known by, in one string (row keys, button labels). */
+function identifier(account: LinkedAccount): string {
+  const { value, note } = identifierOf(account)
+  return note ? `${value} ${note}` : value
 }
 
 export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
@@ -182,31 +211,35 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
           <tbody>
             {accounts.map((account) => (
               <tr key={`${account.type}:${identifier(account)}`}>
-                <td>
+                <td className="cell-type">
                   <span className="type-pill">{account.type}</span>
                 </td>
-                <td className="mono">{identifier(account)}</td>
-                <td>
+                <td className="cell-identifier mono">
+                  <IdentifierText {...identifierOf(account)} />
+                </td>
+                <td className="cell-verified">
                   <time dateTime={account.verifiedAt.toISOString()}>
                     {dateFormat.format(account.verifiedAt)}
                   </time>
                 </td>
-                <td className="row-actions">
-                  {updater(account) && (
-                    <button
-                      type="button"
-                      className="link-button"
-                      aria-label={`Change ${account.type} ${identifier(account)}`}
-                      onClick={updater(account) ?? undefined}
-                    >
-                      Change
-                    </button>
-                  )}
-                  <UnlinkButton
-                    label={`Unlink ${account.type} ${identifier(account)}`}
-                    unlink={unlinker(account)}
-                    onError={setError}
-                  />
+                <td className="cell-actions">
+                  <div className="row-actions">
+                    {updater(account) && (
+                      <button
+                        type="button"
+                        className="link-button"
+                        aria-label={`Change ${account.type} ${identifier(account)}`}
+                        onClick={updater(account) ?? undefined}
+                      >
+                        Change
+                      </button>
+                    )}
+                    <UnlinkButton
+                      label={`Unlink ${account.type} ${identifier(account)}`}
+                      unlink={unlinker(account)}
+                      onError={setError}
+                    />
+                  </div>
                 </td>
               </tr>
             ))}
@@ -214,6 +247,16 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
         </table>
       )}
     </div>
+  )
+}
+
+/** An address or id wraps anywhere; its note in words wraps only between words. */
+function IdentifierText({ value, address, note }: Identifier) {
+  return (
+    <>
+      <span data-wrap={address ? 'anywhere' : undefined}>{value}</span>
+      {note && <span className="identifier-note"> {note}</span>}
+    </>
   )
 }
 

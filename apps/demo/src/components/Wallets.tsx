@@ -1,4 +1,5 @@
 import {
+  LatchkeyError,
   type TypedData,
   useCreateWallet,
   useExportWallet,
@@ -47,6 +48,13 @@ const MAIL: TypedData = {
 }
 const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 
+/**
+ * Closing the password wizard or the backup options is a choice, not a
+ * failure: the hooks reject with SET_PASSWORD_EXITED (their API), and the demo
+ * says, neutrally, that nothing changed.
+ */
+const isDismissal = (e: unknown) => e instanceof LatchkeyError && e.code === 'SET_PASSWORD_EXITED'
+
 const isEmbedded = <T extends { connectorType: string }>(
   wallet: T,
 ): wallet is Extract<T, { connectorType: 'embedded' }> => wallet.connectorType === 'embedded'
@@ -66,14 +74,17 @@ export function Wallets() {
   const [busy, setBusy] = useState<string | null>(null)
   const [result, setResult] = useState<{ label: string; value: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [note, setNote] = useState<string | null>(null)
 
   async function run(label: string, action: () => Promise<string>) {
     setBusy(label)
     setError(null)
+    setNote(null)
     try {
       setResult({ label, value: await action() })
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      if (isDismissal(e)) setNote(`${label} unchanged: the dialog was closed.`)
+      else setError(e instanceof Error ? e.message : String(e))
     } finally {
       setBusy(null)
     }
@@ -221,6 +232,11 @@ export function Wallets() {
       {result && (
         <p className="result" data-testid="wallet-result">
           <strong>{result.label}:</strong> <code>{result.value}</code>
+        </p>
+      )}
+      {note && (
+        <p className="muted result" data-testid="wallet-note" role="status">
+          {note}
         </p>
       )}
       {error && (

@@ -13,7 +13,11 @@ import { z } from 'zod'
  *   wallet_index, has_seed_phrase }` once the buttons are shown;
  *   `latchkey:export:copied` `{ what: 'private_key' | 'seed_phrase' }` after a
  *   copy; `latchkey:export:error` `{ code, message }` on failure
- *   (`RECOVERY_REQUIRED` when this device holds no share of the wallet).
+ *   (`RECOVERY_REQUIRED` when this device holds no share of the wallet);
+ *   `latchkey:export:escape` (no data) when the user presses Escape inside
+ *   the page, so the host can close its dialog as it would for Escape on
+ *   its own page (keys pressed in a cross-origin frame never reach the
+ *   host). Sent only once the init has named the host's exact origin.
  *
  * No message to the host ever carries key material (security bar 44).
  */
@@ -22,6 +26,7 @@ export const EXPORT_INIT_EVENT = 'latchkey:export:init'
 export const EXPORT_LOADED_EVENT = 'latchkey:export:loaded'
 export const EXPORT_COPIED_EVENT = 'latchkey:export:copied'
 export const EXPORT_ERROR_EVENT = 'latchkey:export:error'
+export const EXPORT_ESCAPE_EVENT = 'latchkey:export:escape'
 
 export const exportInitSchema = z.object({
   event: z.literal(EXPORT_INIT_EVENT),

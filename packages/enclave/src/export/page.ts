@@ -15,6 +15,7 @@ import {
   type CopiedWhat,
   EXPORT_COPIED_EVENT,
   EXPORT_ERROR_EVENT,
+  EXPORT_ESCAPE_EVENT,
   EXPORT_LOADED_EVENT,
   EXPORT_READY_EVENT,
   type ExportInit,
@@ -111,6 +112,8 @@ export function startExportPage(deps: ExportPageDeps): ExportPage {
   const clipboard: ClipboardLike | undefined =
     deps.clipboard ?? (globalThis.navigator as Navigator | undefined)?.clipboard
   let accepted = false
+  // The host's exact origin, once its init was accepted: where Escape goes.
+  let hostOrigin: string | null = null
   let resolveOutcome: (outcome: ExportOutcome) => void = () => {}
   const outcome = new Promise<ExportOutcome>((resolve) => {
     resolveOutcome = resolve
@@ -126,11 +129,20 @@ export function startExportPage(deps: ExportPageDeps): ExportPage {
     accepted = true
     win.removeEventListener('message', onMessage)
     const origin = event.origin
+    hostOrigin = origin
     void load(parsed.data.data, origin).then(resolveOutcome)
   }
 
   function post(origin: string, message: { event: string; data?: object }) {
     parent?.postMessage(message, origin)
+  }
+
+  // Keys pressed in this frame never reach the host page: forward Escape so
+  // the host's dialog closes as it does everywhere else (issue 16, item 7).
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || event.isComposing || !hostOrigin) return
+    event.preventDefault()
+    post(hostOrigin, { event: EXPORT_ESCAPE_EVENT })
   }
 
   async function load(init: ExportInit, origin: string): Promise<ExportOutcome> {
@@ -215,6 +227,7 @@ export function startExportPage(deps: ExportPageDeps): ExportPage {
   }
 
   win.addEventListener('message', onMessage)
+  deps.document.addEventListener('keydown', onKeyDown)
   if (parent)
     for (const origin of readyTargets(win, config.origins))
       parent.postMessage({ event: EXPORT_READY_EVENT }, origin)
@@ -224,6 +237,7 @@ export function startExportPage(deps: ExportPageDeps): ExportPage {
     view,
     stop() {
       win.removeEventListener('message', onMessage)
+      deps.document.removeEventListener('keydown', onKeyDown)
       view.clear()
     },
   }

@@ -1,22 +1,11 @@
 import { deleteAccount as deleteAccountOf, embeddedWallets, LatchkeyError } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
+import type { DeleteAccountRequest } from '../wallet-requests.ts'
 import { isUserRejection } from './signing.ts'
 import { useExportWallet } from './useExportWallet.ts'
 
-/**
- * The account-deletion screen: 'Delete your account?', what goes with it, and
- * 'Delete account' (core `deleteAccount`) or 'Cancel'.
- */
-export interface DeleteAccountRequest {
-  screen: 'delete-account'
-  /** The user has an embedded wallet: the screen warns that it goes too. */
-  hasEmbeddedWallet: boolean
-  /** 'Delete account': core `deleteAccount` (the enclave asks the server; then the local logout). */
-  deleteAccount(): Promise<void>
-  /** 'Export wallet': opens the export screen in its place (the deletion is left). */
-  exportWallet?: () => Promise<void>
-}
+export type { DeleteAccountRequest }
 
 export interface UseDeleteAccountReturnType {
   deleteAccount(): Promise<void>

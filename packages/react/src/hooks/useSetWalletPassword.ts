@@ -20,7 +20,8 @@ export interface UseSetWalletPasswordReturnType {
  * (core `setRecoveryPassword`), replacing automatic recovery; the wallet's
  * recovery method becomes `user-passcode`. Resolves when the modal closes
  * after success; closing it earlier rejects with SET_PASSWORD_EXITED ('Exited
- * before password was added to wallet').
+ * before password was added to wallet'): the user chose not to set one, so
+ * the wallet keeps its recovery. Show that as nothing changed, not an error.
  *
  * @example
  * const { setWalletPassword } = useSetWalletPassword()

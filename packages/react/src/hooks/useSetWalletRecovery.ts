@@ -21,14 +21,17 @@ export interface UseSetWalletRecoveryReturnType {
  * Opens 'Update backup method' (spec 02): back up to Google Drive or iCloud,
  * set or reset a password, or (when the app does not require user-owned
  * recovery) go back to automatic recovery. Resolves when the modal closes
- * after a change; closing it earlier rejects with SET_PASSWORD_EXITED. A
- * cloud choice leaves the page for the provider's consent: the backup then
+ * after a change; closing it earlier rejects with SET_PASSWORD_EXITED, which
+ * means "the user chose to keep the current method", not a failure: show it as
+ * nothing changed (the demo does), never as an error. A cloud choice leaves the page for the provider's consent: the backup then
  * finishes on the progress screen when the user is back, and `useWallets()`
  * shows the new method.
  *
  * @example
  * const { setWalletRecovery } = useSetWalletRecovery()
- * <button onClick={() => setWalletRecovery()}>Backup options</button>
+ * <button onClick={() => setWalletRecovery().catch((e) => {
+ *   if (e.code !== 'SET_PASSWORD_EXITED') throw e // closed: nothing changed
+ * })}>Backup options</button>
  */
 export function useSetWalletRecovery(): UseSetWalletRecoveryReturnType {
   const instance = useLatchkeyInstance()

@@ -1,15 +1,10 @@
 import { createEmbeddedEthereumProvider, LatchkeyError } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
+import type { TypedData } from '../wallet-requests.ts'
 import { recoveryHandlers, requestSignature, type SignOptions, signingWallet } from './signing.ts'
 
-/** EIP-712 typed data, as eth_signTypedData_v4 takes it. */
-export interface TypedData {
-  types: Record<string, ReadonlyArray<{ name: string; type: string }>>
-  primaryType: string
-  domain: Record<string, unknown>
-  message: Record<string, unknown>
-}
+export type { TypedData }
 
 export type SignTypedDataOptions = SignOptions
 

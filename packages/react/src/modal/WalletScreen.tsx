@@ -52,7 +52,9 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
     case 'set-password':
       return <SetPasswordScreen request={request} onSet={() => complete()} onClose={onClose} />
     case 'export-wallet':
-      return <ExportWalletScreen request={request} onExported={() => complete()} />
+      return (
+        <ExportWalletScreen request={request} onExported={() => complete()} onClose={onClose} />
+      )
     case 'secure-account':
       return <SecureAccountScreen request={request} onDone={() => complete()} onClose={onClose} />
     case 'cloud-recovery':

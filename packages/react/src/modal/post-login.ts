@@ -1,5 +1,9 @@
-import { chainsToCreateOnLogin, type LoginMethod, type User } from '@latchkey/core'
+import { acceptTerms, chainsToCreateOnLogin, type LoginMethod, type User } from '@latchkey/core'
+import { POST_LOGIN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { useEffect, useRef } from 'react'
 import type { ResolvedConfig } from '../config.ts'
+import type { LatchkeyInstance, LoginResult } from '../instance.ts'
+import { isOAuthProvider } from './methods/oauth/providers.tsx'
 import type { Screen } from './screen.ts'
 
 export interface PostLoginContext {
@@ -46,4 +50,84 @@ export function nextPostLoginScreen(context: PostLoginContext): Screen | null {
     if (screen) return screen
   }
   return null
+}
+
+export interface UsePostLoginOptions {
+  instance: LatchkeyInstance
+  config: ResolvedConfig
+  screen: Screen
+  setScreen(screen: Screen): void
+  /** Linking or updating: the user was already logged in, so there is no sequence. */
+  linking: boolean
+  /** The dialog the flow is in was closed (the standalone panel never is). */
+  dismissed: boolean
+  /** The login is complete and the sequence has nothing more to show. */
+  onFinished(result: LoginResult): void
+}
+
+/**
+ * Runs the sequence for the flow: from the success screen on to the first
+ * step that applies, or closes with success; and the terms screen's answers.
+ * `finish` ends the attempt with the latest `onFinished`.
+ */
+export function usePostLogin(options: UsePostLoginOptions) {
+  const { instance, config, screen, setScreen, linking, dismissed } = options
+  const { client } = instance
+  const finished = useRef(options.onFinished)
+  finished.current = options.onFinished
+  const finish = (result: LoginResult) => finished.current(result)
+
+  // Spec 02 "Terms consent": 'No thanks' — or closing the dialog on that screen — logs the
+  // user out; `useLogin`'s onError gets TERMS_DECLINED.
+  const termsSettled = useRef(false)
+  const declineTerms = () => {
+    if (termsSettled.current) return
+    termsSettled.current = true
+    instance.emitLoginEvent({ type: 'error', code: 'TERMS_DECLINED' })
+    void client.session.logout().catch(() => undefined)
+    setScreen({ screen: 'landing' })
+    instance.closeModal()
+  }
+  useEffect(() => {
+    if (dismissed && screen.screen === 'terms') declineTerms()
+  })
+
+  /** Accept: record it, then the rest of the post-login sequence, else close with success. */
+  const acceptAndContinue = async (step: Extract<Screen, { screen: 'terms' }>) => {
+    const user = await acceptTerms(client)
+    const next = nextPostLoginScreen({ ...step, user, config })
+    if (next) return setScreen(next)
+    // The modal closes on the terms screen: that is no decline.
+    termsSettled.current = true
+    finished.current({
+      user,
+      isNewUser: step.isNewUser,
+      loginMethod: step.loginMethod,
+      wasAlreadyAuthenticated: false,
+    })
+  }
+
+  // Spec 01 §4 "After any login success": the post-login steps, else close 1.4 s after success.
+  useEffect(() => {
+    if (screen.screen !== 'success') return
+    const { user, isNewUser, loginMethod } = screen
+    // A link has no post-login sequence: the user was already logged in.
+    const next = linking ? null : nextPostLoginScreen({ user, isNewUser, loginMethod, config })
+    const timer = next
+      ? // Spec 01 §4: the sequence starts 1.4 s after a social login's or a wallet's success.
+        setTimeout(
+          () => setScreen(next),
+          isOAuthProvider(loginMethod) || loginMethod === 'wallet'
+            ? SUCCESS_CLOSE_DELAY_MS
+            : POST_LOGIN_DELAY_MS,
+        )
+      : setTimeout(
+          () =>
+            finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: linking }),
+          SUCCESS_CLOSE_DELAY_MS,
+        )
+    return () => clearTimeout(timer)
+  }, [screen, config, linking, setScreen])
+
+  return { finish, acceptAndContinue, declineTerms }
 }

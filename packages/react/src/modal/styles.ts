@@ -122,6 +122,15 @@ export const css = `
   font: inherit; font-size: 15px; color: var(--lk-fg);
 }
 .lk-input::placeholder { color: var(--lk-fg-subtle); }
+.lk-phone-country { position: relative; display: inline-flex; align-items: center; flex: none; height: 100%; }
+.lk-phone-country-face { display: inline-flex; align-items: center; gap: 6px; font-size: 15px; color: var(--lk-fg); pointer-events: none; }
+.lk-phone-country-face svg { width: 14px; height: 14px; color: var(--lk-fg-subtle); }
+.lk-phone-country-select { position: absolute; inset: 0; width: 100%; height: 100%; opacity: 0; cursor: pointer; font: inherit; font-size: 15px; }
+.lk-country-code {
+  display: inline-flex; align-items: center; justify-content: center; min-width: 28px; height: 20px; padding: 0 5px;
+  border: 1px solid var(--lk-border-strong); border-radius: 5px; background: var(--lk-bg-muted);
+  font-size: 11px; font-weight: 700; letter-spacing: 0.04em; color: var(--lk-fg-muted);
+}
 .lk-submit {
   height: 36px; padding: 0 12px; border: 0; border-radius: 9px; cursor: pointer;
   font: inherit; font-weight: 600; font-size: 14px;

@@ -103,3 +103,9 @@ export const KeyIcon = () => (
     <path d="m10.8 12.2 9.2-9.2M17 6l3 3M14 9l2 2" />
   </Icon>
 )
+
+export const ChevronDownIcon = () => (
+  <Icon>
+    <path d="m6 9 6 6 6-6" />
+  </Icon>
+)

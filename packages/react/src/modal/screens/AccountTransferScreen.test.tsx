@@ -38,4 +38,34 @@ describe('AccountTransferScreen (spec 02 "Account transfer")', () => {
     expect(second).toHaveBeenCalledWith(user)
     expect(first).not.toHaveBeenCalled()
   })
+
+  it("focuses 'No thanks', not the destructive 'Transfer and delete account' (issue 16, item 7b)", () => {
+    const onDecline = vi.fn()
+    const transfer = vi.fn(async () => user)
+    const walletOffer = {
+      ...offer,
+      other_user: {
+        embedded_wallet_address: '0x1111111111111111111111111111111111111111',
+        embedded_wallet_chain_type: 'ethereum' as const,
+      },
+    }
+    for (const o of [offer, walletOffer]) {
+      render(
+        <AccountTransferScreen
+          offer={o}
+          explorerUrl={null}
+          transfer={transfer}
+          onDecline={onDecline}
+          onDone={vi.fn()}
+        />,
+      )
+      const decline = screen.getByRole('button', { name: 'No thanks' })
+      expect(document.activeElement).toBe(decline)
+      const destructive = screen.getByRole('button', { name: 'Transfer and delete account' })
+      expect(destructive.className).toContain('lk-btn-danger')
+      expect(destructive.className).not.toContain('lk-btn-primary')
+      cleanup()
+    }
+    expect(transfer).not.toHaveBeenCalled()
+  })
 })

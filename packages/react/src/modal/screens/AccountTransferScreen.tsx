@@ -33,7 +33,9 @@ const short = (address: string) =>
  * and delete the other account; when that account has an embedded wallet,
  * 'Check assets first' shows its address (copy, block explorer) and
  * 'Continue' comes back. 'Transfer and delete account' turns into 'Success!'
- * and the modal closes 1 s later; 'No thanks' changes nothing.
+ * and the modal closes 1 s later; 'No thanks' changes nothing. 'No thanks'
+ * holds the focus, so Enter never deletes an account; the transfer button is
+ * styled as the destructive one.
  */
 export default function AccountTransferScreen({
   offer,
@@ -149,12 +151,13 @@ export default function AccountTransferScreen({
           </p>
         )}
         <div className="lk-actions">
+          {/* Destructive: styled as such, and never the focused default ('No thanks' is). */}
           <button
             type="button"
-            className="lk-btn lk-btn-primary"
+            className={`lk-btn ${state.phase === 'success' ? 'lk-btn-primary' : 'lk-btn-danger'}`}
             onClick={() => void confirm()}
             disabled={busy}
-            autoFocus
+            aria-busy={state.phase === 'transferring'}
           >
             {state.phase === 'success'
               ? 'Success!'
@@ -178,6 +181,7 @@ export default function AccountTransferScreen({
               className="lk-btn lk-btn-secondary"
               onClick={onDecline}
               disabled={busy}
+              autoFocus
             >
               No thanks
             </button>

@@ -7,6 +7,8 @@ export interface ExportWalletScreenProps {
   request: ExportWalletRequest
   /** The user copied a key: the export happened (closing then resolves). */
   onExported(): void
+  /** Escape pressed inside the export page (which the host's keydown never sees). */
+  onClose(): void
 }
 
 /**
@@ -14,19 +16,22 @@ export interface ExportWalletScreenProps {
  * modal. It shows and copies the private key or seed phrase itself; this page
  * only hands it the access token once it says it is ready, and never receives
  * key material (security bar 44). Messages are accepted from that frame and
- * the server's exact origin only, and sent to that origin only.
+ * the server's exact origin only, and sent to that origin only. Escape
+ * inside the frame arrives as `latchkey:export:escape` and closes the dialog.
  */
-export function ExportWalletScreen({ request, onExported }: ExportWalletScreenProps) {
+export function ExportWalletScreen({ request, onExported, onClose }: ExportWalletScreenProps) {
   const frame = useRef<HTMLIFrameElement>(null)
   const [error, setError] = useState<ErrorCode | null>(null)
-  const exported = useRef(onExported)
-  exported.current = onExported
+  const callbacks = useRef({ onExported, onClose })
+  callbacks.current = { onExported, onClose }
 
   useEffect(() => {
     const origin = new URL(request.url).origin
     let initialised = false
     function onMessage(event: MessageEvent) {
-      if (event.origin !== origin || event.source !== frame.current?.contentWindow) return
+      const source = frame.current?.contentWindow
+      // A frame without a window yet (or a null source) never matches.
+      if (!source || event.origin !== origin || event.source !== source) return
       const message = event.data as { event?: unknown; data?: { code?: ErrorCode } }
       if (message?.event === 'latchkey:export:ready' && !initialised) {
         initialised = true
@@ -34,7 +39,8 @@ export function ExportWalletScreen({ request, onExported }: ExportWalletScreenPr
           { event: 'latchkey:export:init', data: request.init },
           origin,
         )
-      } else if (message?.event === 'latchkey:export:copied') exported.current()
+      } else if (message?.event === 'latchkey:export:copied') callbacks.current.onExported()
+      else if (message?.event === 'latchkey:export:escape') callbacks.current.onClose()
       else if (message?.event === 'latchkey:export:error')
         setError(message.data?.code ?? 'INTERNAL_ERROR')
     }

@@ -1,16 +1,14 @@
 import { toLatchkeyError } from '@latchkey/core'
-import {
-  CLOUD_RECOVERY_PROVIDER_NAMES as cloudRecoveryProviderNames,
-  SUCCESS_CLOSE_DELAY_MS,
-} from '@latchkey/protocol/constants'
+import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider } from '@latchkey/protocol/schemas'
-import { useEffect, useId, useRef, useState } from 'react'
-import type { RecoveryOption, SecureAccountRequest } from '../../store.ts'
-import { AlertIcon, CheckIcon, CloudIcon, LockIcon, ShieldIcon } from '../components/icons.tsx'
+import { useEffect, useRef, useState } from 'react'
+import type { SecureAccountRequest } from '../../store.ts'
+import { AlertIcon, CheckIcon, LockIcon, ShieldIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
+import { isCloud, RecoveryMethodList } from './RecoveryMethodList.tsx'
 import { SetPasswordScreen } from './SetPasswordScreen.tsx'
 
 export interface SecureAccountScreenProps {
@@ -26,17 +24,6 @@ type View =
   | { view: 'password' }
   | { view: 'automatic' }
   | { view: 'cloud'; provider: CloudRecoveryProvider }
-
-const isCloud = (option: RecoveryOption): option is CloudRecoveryProvider =>
-  option === 'google-drive' || option === 'icloud'
-
-/** The label of each choice; a password reads 'Reset password' when one is set. */
-function optionLabel(option: RecoveryOption, current: SecureAccountRequest['currentMethod']) {
-  if (isCloud(option)) return `Back up to ${cloudRecoveryProviderNames[option]}`
-  if (option === 'user-passcode')
-    return current === 'user-passcode' ? 'Reset password' : 'Set a password'
-  return 'Secure automatically'
-}
 
 /**
  * Spec 02 "Secure your account" / "Update backup method": backup to Google
@@ -119,7 +106,7 @@ export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountS
       )
     case 'list':
       return (
-        <MethodList
+        <RecoveryMethodList
           request={request}
           options={options}
           onPick={(option) =>
@@ -134,55 +121,6 @@ export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountS
         />
       )
   }
-}
-
-function MethodList({
-  request,
-  options,
-  onPick,
-}: {
-  request: SecureAccountRequest
-  options: RecoveryOption[]
-  onPick(option: RecoveryOption): void
-}) {
-  const infoId = useId()
-  return (
-    <ScreenLayout
-      title={request.mode === 'secure' ? 'Secure your account' : 'Update backup method'}
-      subtitle="Choose how to restore your wallet if you use a new device."
-      media={
-        <StatusIcon tone="neutral">
-          <ShieldIcon />
-        </StatusIcon>
-      }
-    >
-      <div className="lk-options">
-        {options.map((option) => (
-          <button
-            key={option}
-            type="button"
-            className="lk-option"
-            aria-describedby={infoId}
-            onClick={() => onPick(option)}
-          >
-            {isCloud(option) ? (
-              <CloudIcon />
-            ) : option === 'user-passcode' ? (
-              <LockIcon />
-            ) : (
-              <ShieldIcon />
-            )}
-            <span>{optionLabel(option, request.currentMethod)}</span>
-          </button>
-        ))}
-      </div>
-      <p className="lk-info" id={infoId}>
-        <strong>Why is this necessary?</strong>
-        Your wallet lives on this device. A backup lets you restore it on a new device or browser;
-        without one, losing this device can mean losing your wallet.
-      </p>
-    </ScreenLayout>
-  )
 }
 
 /** Spec 02 "Automatically secure your account": Confirm, then Success. */
@@ -239,7 +177,7 @@ function AutomaticRecovery({
   return (
     <ScreenLayout
       title="Automatically secure your account"
-      subtitle="Your wallet will be restored automatically when you log in on a new device. You won't need a password or a cloud backup."
+      subtitle="Your wallet will be restored automatically when you log in on a new device, with a recovery key this app's server holds. You won't need a password or a cloud backup."
       media={
         <StatusIcon tone={status === 'failed' ? 'error' : 'neutral'}>
           {status === 'failed' ? <AlertIcon /> : <ShieldIcon />}

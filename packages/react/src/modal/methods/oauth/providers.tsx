@@ -1,3 +1,5 @@
+import type { LoginMethod } from '@latchkey/core'
+import { OAUTH_PROVIDERS } from '@latchkey/protocol/constants'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 
@@ -96,3 +98,7 @@ export const OAUTH_PROVIDER_DISPLAY: Readonly<Record<OAuthProvider, OAuthProvide
 /** The display name of a provider ('Google', 'GitHub', 'LINE'). */
 export const oauthProviderName = (provider: OAuthProvider): string =>
   OAUTH_PROVIDER_DISPLAY[provider].name
+
+/** The login method is a social provider (OAuth). */
+export const isOAuthProvider = (method: LoginMethod): method is OAuthProvider =>
+  (OAUTH_PROVIDERS as readonly string[]).includes(method)

@@ -9,7 +9,9 @@ import {
   toE164Phone,
 } from '@latchkey/protocol/phone'
 import { useId, useMemo, useState } from 'react'
+import { ChevronDownIcon } from '../../components/icons.tsx'
 import { Spinner } from '../../components/Spinner.tsx'
+import { canDrawFlagEmoji, flagOf } from './flags.ts'
 
 export interface PhoneFormProps {
   /** ISO 3166 country selected at first (the config's `intl.defaultCountry`); default US. */
@@ -34,10 +36,6 @@ export interface PhoneFormProps {
 /** The spec's note on the phone screen (spec 01 §2 "Phone input"). */
 export const CARRIER_FEE_NOTE = 'Message and data rates may apply.'
 
-/** 'US' → '🇺🇸' (regional indicator symbols). */
-const flagOf = (country: string) =>
-  String.fromCodePoint(...[...country].map((ch) => 0x1f1e6 + ch.charCodeAt(0) - 65))
-
 function countryNames(): (country: string) => string {
   try {
     const names = new Intl.DisplayNames(undefined, { type: 'region' })
@@ -53,6 +51,8 @@ function countryNames(): (country: string) => string {
  * chosen country (libphonenumber-js, small metadata); Submit is disabled
  * while the number is invalid or a code is being sent. The label reads
  * 'Continue with WhatsApp' when the app uses WhatsApp, else 'Continue with SMS'.
+ * Each country shows its flag, or, where the platform has no flag emoji, its
+ * ISO code in a badge (the native picker lists 'US +1').
  */
 export function PhoneForm({
   defaultCountry,
@@ -81,6 +81,8 @@ export function PhoneForm({
       .map((c) => ({ ...c, name: name(c.country) }))
       .sort((a, b) => a.name.localeCompare(b.name))
   }, [])
+  const [flags] = useState(canDrawFlagEmoji)
+  const selected = options.find((c) => c.country === country)
   const e164 = digits === '' ? null : toE164Phone(country, digits)
   const canSubmit = e164 !== null && !busy
   const label = whatsapp ? 'Continue with WhatsApp' : 'Continue with SMS'
@@ -95,22 +97,34 @@ export function PhoneForm({
       }}
     >
       <div className="lk-input-wrap" data-invalid={error ? true : undefined}>
-        <select
-          className="lk-input lk-phone-country"
-          aria-label="Country code"
-          value={country}
-          style={{ flex: '0 0 auto', width: 'auto', cursor: 'pointer' }}
-          onChange={(event) => {
-            if (isPhoneCountry(event.target.value)) setCountry(event.target.value)
-            onEdit?.()
-          }}
-        >
-          {options.map((c) => (
-            <option key={c.country} value={c.country} title={c.name}>
-              {`${flagOf(c.country)} +${c.callingCode}`}
-            </option>
-          ))}
-        </select>
+        {/* The native picker, transparent over its face: the face can draw a badge, an option cannot. */}
+        <span className="lk-phone-country">
+          <span className="lk-phone-country-face" aria-hidden="true" data-testid="country-face">
+            {flags ? (
+              <span className="lk-flag">{flagOf(country)}</span>
+            ) : (
+              <span className="lk-country-code">{country}</span>
+            )}
+            {selected && `+${selected.callingCode}`}
+            <ChevronDownIcon />
+          </span>
+          <select
+            className="lk-phone-country-select"
+            aria-label="Country code"
+            title={selected?.name}
+            value={country}
+            onChange={(event) => {
+              if (isPhoneCountry(event.target.value)) setCountry(event.target.value)
+              onEdit?.()
+            }}
+          >
+            {options.map((c) => (
+              <option key={c.country} value={c.country} title={c.name}>
+                {`${flags ? flagOf(c.country) : c.country} +${c.callingCode}`}
+              </option>
+            ))}
+          </select>
+        </span>
         <input
           className="lk-input"
           type="tel"

@@ -1,0 +1,143 @@
+import type {
+  LatchkeyClient,
+  LatchkeyError,
+  LoginMethod,
+  OAuthReturn,
+  TelegramProof,
+  User,
+} from '@latchkey/core'
+import type { ConnectedExternalWallet, WalletChainType } from '@latchkey/core/external'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import type { AppConfig } from '@latchkey/protocol/schemas'
+import type { LatchkeyConfig } from './config.ts'
+import type { ExternalWalletsHandle } from './external-wallets.ts'
+import type { WalletScreenRequest } from './wallet-requests.ts'
+
+// What the provider puts in context, as the rest of the package sees it: the
+// instance's methods, its UI state and the login data they carry. The store
+// (store.ts) implements it.
+
+/** "Login data" of spec 01 §3: what a `login()` call may ask of the modal. */
+export interface LoginOptions {
+  /** Pre-fills the email input, or the phone input (E.164). */
+  prefill?: { type: 'email' | 'phone'; value: string }
+  /** Restrict this login to existing users (mode `no-signup`). */
+  disableSignup?: boolean
+  /**
+   * Link a method to the logged-in user (`openLink`), or replace their email
+   * or phone (`openUpdate`), instead of logging in.
+   */
+  intent?: 'login' | 'link' | 'update'
+  /** Intent 'update': the address or number being replaced. */
+  current?: string
+  /** Open straight on this method's input or screen. */
+  method?: 'email' | 'sms' | 'wallet' | 'farcaster' | 'passkey'
+  /** The connect-only wallet modal (no login): see `openConnectWallet`. */
+  connectOnly?: boolean
+  /** Which external wallets to list (overrides `appearance.walletChainType`). */
+  walletChainType?: WalletChainType
+  /** A login that left the page (OAuth, Telegram) and came back to be finished in the modal. */
+  resume?: ResumedLogin
+}
+
+/** A redirect login back on the page: what the modal finishes. */
+export type ResumedLogin =
+  | { kind: 'oauth'; ret: OAuthReturn }
+  | { kind: 'telegram'; proof: TelegramProof; intent: 'login' | 'link'; disableSignup: boolean }
+
+export interface LoginResult {
+  user: User
+  isNewUser: boolean
+  /** True when `login()` was called while a user was already logged in. */
+  wasAlreadyAuthenticated: boolean
+  /** Null when the user was already logged in. */
+  loginMethod: LoginMethod | null
+}
+
+export type LoginEvent =
+  | { type: 'complete'; result: LoginResult }
+  | { type: 'error'; code: ErrorCode }
+
+/** The React layer's UI state: whether the modal is open and what it draws from. */
+export interface UiState {
+  open: boolean
+  /** True once the modal has been asked for; until then its chunk is not loaded. */
+  requested: boolean
+  /** Changes on every `login()`, so each opening starts from the landing screen. */
+  attempt: number
+  loginOptions: LoginOptions
+  /** Set while the modal shows a wallet screen instead of the login flow. */
+  walletRequest: WalletScreenRequest | null
+  hostConfig: LatchkeyConfig
+  appConfig: AppConfig | null
+  appConfigError: LatchkeyError | null
+}
+
+/**
+ * Everything the provider puts in context. It is created once per
+ * client and never replaced (wagmi's `config` in context): components
+ * subscribe to the pieces they read, so a state change never re-renders the
+ * whole host app.
+ */
+export interface LatchkeyInstance {
+  readonly client: LatchkeyClient
+  getUiState(): UiState
+  subscribeUi(listener: () => void): () => void
+  setHostConfig(config: LatchkeyConfig): void
+  /** Fetches the app's server configuration into UI state (again after a failure). */
+  loadAppConfig(): Promise<void>
+  /**
+   * Opens the login modal. Refused with a warning while a non-guest user is
+   * logged in (spec 01 §6); returns what happened.
+   */
+  openLogin(options?: LoginOptions): 'opened' | 'already-authenticated'
+  /**
+   * Opens the modal to link another login method to the logged-in user
+   * (spec 01 "Login intent: link"); NOT_AUTHENTICATED when nobody is.
+   */
+  openLink(options?: Pick<LoginOptions, 'method'>): void
+  /**
+   * Opens the modal to replace the logged-in user's email or phone: the code
+   * goes to the new one (spec 01 §5: old value, new value and code).
+   */
+  openUpdate(options: { method: 'email' | 'sms'; current: string }): void
+  /**
+   * Opens the modal on a redirect login's return (OAuth, Telegram) to show
+   * its status and finish it, whether it logs in or links.
+   */
+  resumeLogin(resume: ResumedLogin): void
+  /**
+   * Opens a wallet screen (e.g. sign message) in the modal. Resolves with the
+   * screen's result once the modal closes after success; closing it first
+   * rejects with the EIP-1193 user rejection (4001). A newer request, or
+   * `login()`, rejects a pending one the same way.
+   */
+  openWalletScreen<T>(request: WalletScreenRequest<T>): Promise<T>
+  /** The request's operation succeeded; the promise resolves with `result` when the modal closes. */
+  completeWalletScreen(request: WalletScreenRequest, result: unknown): void
+  /**
+   * What closing the open wallet screen now rejects with instead of the 4001
+   * rejection (e.g. 'User exited before their wallet could be recovered'
+   * while the sign screen asks for the password); null restores 4001.
+   */
+  setWalletScreenExit(request: WalletScreenRequest, error: unknown): void
+  /**
+   * Opens the connect-only wallet modal (spec 01 "Connect-only wallet
+   * screen"): the user picks and connects an external wallet without logging
+   * in. Resolves with the wallet; closing the modal first rejects with
+   * WALLET_USER_REJECTED.
+   */
+  openConnectWallet(
+    options?: Pick<LoginOptions, 'walletChainType'>,
+  ): Promise<ConnectedExternalWallet>
+  /** The connect-only modal connected `wallet`: the pending `openConnectWallet` resolves. */
+  completeConnectWallet(wallet: ConnectedExternalWallet): void
+  /** External wallets (discovery, connections), loaded on first use. */
+  readonly externalWallets: ExternalWalletsHandle
+  /** Closes the modal; a wallet screen without a result is the user's rejection. */
+  closeModal(): void
+  /** The element that had focus when the modal opened; focus returns there on close. */
+  readonly opener: { current: HTMLElement | null }
+  onLoginEvent(listener: (event: LoginEvent) => void): () => void
+  emitLoginEvent(event: LoginEvent): void
+}
