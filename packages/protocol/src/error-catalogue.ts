@@ -1,4 +1,4 @@
-import type { ErrorCode } from './errors.ts'
+import type { ErrorCode } from './error-codes.ts'
 
 /*
  * The user-facing catalogue of spec 01 §8 (and spec 02, 03), keyed by the
