@@ -1,5 +1,4 @@
-import { PageError } from './errors.ts'
-import { done, promised } from './store.ts'
+import { done, indexedDbOpener, promised } from './store.ts'
 
 /**
  * One app's enclave device key (docs/security.md "Key routes answer only to
@@ -72,37 +71,10 @@ export class MemoryDeviceKeyStore implements DeviceKeyStore {
  * commit before resolving.
  */
 export class IndexedDbDeviceKeyStore implements DeviceKeyStore {
-  #db: Promise<IDBDatabase> | null = null
+  readonly #open: () => Promise<IDBDatabase>
 
-  constructor(private readonly factory: IDBFactory | undefined = globalThis.indexedDB) {}
-
-  #open(): Promise<IDBDatabase> {
-    if (!this.#db) {
-      if (!this.factory)
-        return Promise.reject(
-          new PageError('WALLET_PROXY_UNAVAILABLE', 'IndexedDB is not available'),
-        )
-      const request = this.factory.open(DEVICE_KEY_DB_NAME, 1)
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains(DEVICE_KEY_STORE_NAME))
-          request.result.createObjectStore(DEVICE_KEY_STORE_NAME)
-      }
-      this.#db = promised(request).then(
-        (db) => {
-          // A later version opened elsewhere (another tab) must not wait on this one.
-          db.onversionchange = () => {
-            db.close()
-            this.#db = null
-          }
-          return db
-        },
-        (error) => {
-          this.#db = null
-          throw error
-        },
-      )
-    }
-    return this.#db
+  constructor(factory: IDBFactory | undefined = globalThis.indexedDB) {
+    this.#open = indexedDbOpener(factory, DEVICE_KEY_DB_NAME, DEVICE_KEY_STORE_NAME)
   }
 
   async get(appId: string) {

@@ -83,27 +83,10 @@ export function done(tx: IDBTransaction): Promise<void> {
  * transaction to commit before resolving.
  */
 export class IndexedDbDeviceShareStore implements DeviceShareStore {
-  #db: Promise<IDBDatabase> | null = null
+  readonly #open: () => Promise<IDBDatabase>
 
-  constructor(private readonly factory: IDBFactory | undefined = globalThis.indexedDB) {}
-
-  #open(): Promise<IDBDatabase> {
-    if (!this.#db) {
-      if (!this.factory)
-        return Promise.reject(
-          new PageError('WALLET_PROXY_UNAVAILABLE', 'IndexedDB is not available'),
-        )
-      const request = this.factory.open(DB_NAME, 1)
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains(STORE_NAME))
-          request.result.createObjectStore(STORE_NAME)
-      }
-      this.#db = promised(request).catch((error) => {
-        this.#db = null
-        throw error
-      })
-    }
-    return this.#db
+  constructor(factory: IDBFactory | undefined = globalThis.indexedDB) {
+    this.#open = indexedDbOpener(factory, DB_NAME, STORE_NAME)
   }
 
   async get(appId: string, entropyId: string) {
@@ -136,5 +119,43 @@ export class IndexedDbDeviceShareStore implements DeviceShareStore {
     // Keys are `${appId}:…`; ':' is followed by ';' in code-unit order.
     tx.objectStore(STORE_NAME).delete(IDBKeyRange.bound(`${appId}:`, `${appId};`, false, true))
     await done(tx)
+  }
+}
+
+/**
+ * Opens, once, a database of one object store (created on first use) and
+ * hands the same connection to every caller; a failed open is retried on the
+ * next call. A newer version opened elsewhere (another tab) closes this
+ * connection rather than wait on it. Shared by the share and key stores.
+ */
+export function indexedDbOpener(
+  factory: IDBFactory | undefined,
+  dbName: string,
+  storeName: string,
+): () => Promise<IDBDatabase> {
+  let db: Promise<IDBDatabase> | null = null
+  return () => {
+    if (db) return db
+    if (!factory)
+      return Promise.reject(new PageError('WALLET_PROXY_UNAVAILABLE', 'IndexedDB is not available'))
+    const request = factory.open(dbName, 1)
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(storeName))
+        request.result.createObjectStore(storeName)
+    }
+    db = promised(request).then(
+      (opened) => {
+        opened.onversionchange = () => {
+          opened.close()
+          db = null
+        }
+        return opened
+      },
+      (error) => {
+        db = null
+        throw error
+      },
+    )
+    return db
   }
 }
