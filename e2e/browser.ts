@@ -127,3 +127,32 @@ export async function holdRequests(
   })
   return { release, held }
 }
+
+/** The address the demo shows for an embedded wallet (`wallet-ethereum-0`, `wallet-solana-0`, …). */
+export async function walletAddress(page: Page, testId = 'wallet-ethereum-0'): Promise<string> {
+  return ((await page.getByTestId(testId).locator('code').textContent()) ?? '').trim()
+}
+
+/**
+ * Clicks a demo signing button and returns the value shown under `label`.
+ * The Ethereum buttons ask on the modal's "Sign message" screen first, which
+ * closes 1.4 s after success; Solana message signing does not ask.
+ */
+export async function signInDemo(
+  page: Page,
+  button = 'Sign message',
+  label = 'Ethereum signature',
+): Promise<string> {
+  await page.getByRole('button', { name: button, exact: true }).click()
+  if (button !== 'Solana sign message') {
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Sign and continue' }).click()
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+  }
+  const result = page
+    .getByTestId('wallet-result')
+    .filter({ hasText: `${label}:` })
+    .locator('code')
+  await result.waitFor({ timeout: 30_000 })
+  return ((await result.textContent()) ?? '').trim()
+}

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, signInDemo, uniqueEmail, walletAddress } from './browser.ts'
 
 // Tracker issue 15, item 1 (docs/security.md "Key routes answer only to the
 // enclave"). A script that runs in the host page before the app loads — an
@@ -138,29 +138,13 @@ async function infectedContext(): Promise<{ context: BrowserContext; page: Page 
 const loot = (page: Page) =>
   page.evaluate(() => (window as unknown as { __loot: () => Loot }).__loot())
 
-const addressOf = async (page: Page) =>
-  (await page.getByTestId('wallet-ethereum-0').locator('code').innerText()).trim()
-
-async function signInDemo(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Sign message', exact: true }).click()
-  const dialog = page.getByRole('dialog')
-  await dialog.getByRole('button', { name: 'Sign and continue' }).click()
-  await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-  const result = page
-    .getByTestId('wallet-result')
-    .filter({ hasText: 'Ethereum signature:' })
-    .locator('code')
-  await result.waitFor()
-  return (await result.innerText()).trim()
-}
-
 describe('a host-page script cannot take a key (issue 15 item 1)', () => {
   it('gets no key material from the page or from Node, while the real enclave creates, signs, exports and recovers', async () => {
     const email = uniqueEmail('custody')
     const first = await infectedContext()
     const dialog = await logInToDemo(first.page, { serverUrl, demoUrl }, email)
     await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-    const address = await addressOf(first.page)
+    const address = await walletAddress(first.page)
     // An HD secret's entropy id is its index-0 Ethereum address: the attacker knows it too.
     const entropyId = address.toLowerCase()
 
@@ -262,7 +246,7 @@ describe('a host-page script cannot take a key (issue 15 item 1)', () => {
     const second = await infectedContext()
     const again = await logInToDemo(second.page, { serverUrl, demoUrl }, email)
     await again.waitFor({ state: 'detached', timeout: 30_000 })
-    expect(await addressOf(second.page)).toBe(address)
+    expect(await walletAddress(second.page)).toBe(address)
     const recovered = await signInDemo(second.page)
     expect(
       await verifyMessage({

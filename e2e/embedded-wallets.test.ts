@@ -3,7 +3,7 @@ import { base58, base64 } from '@scure/base'
 import type { Browser, Page } from 'playwright-core'
 import { verifyMessage, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, signInDemo, uniqueEmail, walletAddress } from './browser.ts'
 
 const { serverUrl, demoUrl } = inject('e2e')
 const MESSAGE = 'Hello from the Latchkey demo'
@@ -44,28 +44,6 @@ afterAll(async () => {
 
 const logIn = (page: Page, email: string) => logInToDemo(page, { serverUrl, demoUrl }, email)
 
-const addressOf = async (page: Page, testId: string) =>
-  (await page.getByTestId(testId).locator('code').innerText()).trim()
-
-/** Clicks a demo signing button and returns the value shown under its label. */
-async function sign(page: Page, button: string, label: string) {
-  await page.getByRole('button', { name: button, exact: true }).click()
-  if (button !== 'Solana sign message') {
-    // useSignMessage / useSignTypedData: confirm on the "Sign message" screen,
-    // which closes 1.4 s after success.
-    const dialog = page.getByRole('dialog')
-    await dialog.getByText('Signing this message will not cost you any fees.').waitFor()
-    await dialog.getByRole('button', { name: 'Sign and continue' }).click()
-    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-  }
-  const result = page
-    .getByTestId('wallet-result')
-    .filter({ hasText: `${label}:` })
-    .locator('code')
-  await result.waitFor()
-  return (await result.innerText()).trim()
-}
-
 describe('embedded wallets in the demo', () => {
   it('creates an Ethereum and a Solana wallet on login, signs with both, and recovers them on a new device', async () => {
     const email = uniqueEmail('wallet')
@@ -75,15 +53,15 @@ describe('embedded wallets in the demo', () => {
     await dialog.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 30_000 })
     await dialog.waitFor({ state: 'detached', timeout: 10_000 })
 
-    const ethereum = await addressOf(page, 'wallet-ethereum-0')
-    const solana = await addressOf(page, 'wallet-solana-0')
+    const ethereum = await walletAddress(page, 'wallet-ethereum-0')
+    const solana = await walletAddress(page, 'wallet-solana-0')
     expect(ethereum).toMatch(/^0x[0-9a-fA-F]{40}$/)
     expect(solana).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
     await expect(page.getByTestId('wallet-ethereum-0').innerText()).resolves.toContain(
       'Recoverable',
     )
 
-    const signature = await sign(page, 'Sign message', 'Ethereum signature')
+    const signature = await signInDemo(page, 'Sign message', 'Ethereum signature')
     expect(
       await verifyMessage({
         address: ethereum as `0x${string}`,
@@ -92,7 +70,7 @@ describe('embedded wallets in the demo', () => {
       }),
     ).toBe(true)
 
-    const typedSignature = await sign(page, 'Sign typed data', 'Typed data signature')
+    const typedSignature = await signInDemo(page, 'Sign typed data', 'Typed data signature')
     expect(
       await verifyTypedData({
         ...MAIL,
@@ -101,7 +79,7 @@ describe('embedded wallets in the demo', () => {
       }),
     ).toBe(true)
 
-    const solanaSignature = await sign(page, 'Solana sign message', 'Solana signature')
+    const solanaSignature = await signInDemo(page, 'Solana sign message', 'Solana signature')
     expect(
       ed25519.verify(
         base64.decode(solanaSignature),
@@ -136,8 +114,8 @@ describe('embedded wallets in the demo', () => {
     const second = await fresh.newPage()
     const again = await logIn(second, email)
     await again.waitFor({ state: 'detached', timeout: 15_000 })
-    expect(await addressOf(second, 'wallet-ethereum-0')).toBe(ethereum)
-    const recovered = await sign(second, 'Sign message', 'Ethereum signature')
+    expect(await walletAddress(second, 'wallet-ethereum-0')).toBe(ethereum)
+    const recovered = await signInDemo(second, 'Sign message', 'Ethereum signature')
     expect(
       await verifyMessage({
         address: ethereum as `0x${string}`,

@@ -4,7 +4,7 @@ import { base58, base64 } from '@scure/base'
 import type { Browser, Page, Route } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, signInDemo, uniqueEmail, walletAddress } from './browser.ts'
 import { waitForModalClosed } from './wallet-helpers.ts'
 
 // Issue 16, item 1: guests get embedded wallets as any user does
@@ -23,30 +23,11 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const addressOf = async (page: Page, testId: string) =>
-  ((await page.getByTestId(testId).locator('code').textContent()) ?? '').trim()
-
-/** Clicks a demo signing button and returns the value shown under its label. */
-async function sign(page: Page, button: string, label: string) {
-  await page.getByRole('button', { name: button, exact: true }).click()
-  if (button === 'Sign message') {
-    const dialog = page.getByRole('dialog')
-    await dialog.getByRole('button', { name: 'Sign and continue' }).click()
-    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-  }
-  const result = page
-    .getByTestId('wallet-result')
-    .filter({ hasText: `${label}:` })
-    .locator('code')
-  await result.waitFor({ timeout: 30_000 })
-  return ((await result.textContent()) ?? '').trim()
-}
-
 /** Signs with both wallets and checks each signature against its address. */
 async function signWithBoth(page: Page) {
-  const ethereum = await addressOf(page, 'wallet-ethereum-0')
-  const solana = await addressOf(page, 'wallet-solana-0')
-  const signature = await sign(page, 'Sign message', 'Ethereum signature')
+  const ethereum = await walletAddress(page, 'wallet-ethereum-0')
+  const solana = await walletAddress(page, 'wallet-solana-0')
+  const signature = await signInDemo(page, 'Sign message', 'Ethereum signature')
   expect(
     await verifyMessage({
       address: ethereum as `0x${string}`,
@@ -54,7 +35,7 @@ async function signWithBoth(page: Page) {
       signature: signature as `0x${string}`,
     }),
   ).toBe(true)
-  const solanaSignature = await sign(page, 'Solana sign message', 'Solana signature')
+  const solanaSignature = await signInDemo(page, 'Solana sign message', 'Solana signature')
   expect(
     ed25519.verify(
       base64.decode(solanaSignature),
@@ -75,8 +56,8 @@ describe('wallets for every user in the demo', () => {
     await dialog.getByRole('heading', { name: 'Welcome to E2E Demo' }).waitFor({ timeout: 30_000 })
     await waitForModalClosed(dialog, 10_000)
     await page.getByRole('heading', { name: "You're a guest" }).waitFor()
-    expect(await addressOf(page, 'wallet-ethereum-0')).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    expect(await addressOf(page, 'wallet-solana-0')).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    expect(await walletAddress(page, 'wallet-ethereum-0')).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(await walletAddress(page, 'wallet-solana-0')).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
     await expect(page.getByText('No embedded wallet yet.').count()).resolves.toBe(0)
     await signWithBoth(page)
     await context.close()

@@ -5,7 +5,7 @@ import { type CreateEmbeddedWalletsRequest, routes } from '@latchkey/protocol'
 import type { Browser, Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import { launchChromium, logInToDemo, signInDemo, uniqueEmail, walletAddress } from './browser.ts'
 import { type CrashDatabase, postgresCrashDatabase, sqliteCrashDatabase } from './crash-database.ts'
 import type { LatchkeyServerFixture } from './fixtures/latchkey-server.ts'
 import {
@@ -51,21 +51,6 @@ async function deviceShareKeys(page: Page, serverUrl: string): Promise<string[]>
       db.close()
     }
   })
-}
-
-const addressOf = async (page: Page, testId: string) =>
-  (await page.getByTestId(testId).locator('code').textContent())?.trim() ?? ''
-
-async function signMessage(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Sign message', exact: true }).click()
-  const dialog = page.getByRole('dialog')
-  await dialog.getByRole('button', { name: 'Sign and continue' }).click()
-  await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-  const result = page
-    .getByTestId('wallet-result')
-    .filter({ hasText: 'Ethereum signature:' })
-    .locator('code')
-  return (await result.textContent())?.trim() ?? ''
 }
 
 let browser: Browser
@@ -191,8 +176,8 @@ it('a server killed between share upload and wallet record leaves no half-create
   await again.getByRole('heading', { name: 'All set!' }).waitFor({ timeout: 30_000 })
   await again.waitFor({ state: 'detached', timeout: 10_000 })
 
-  const ethereum = await addressOf(page, 'wallet-ethereum-0')
-  const solana = await addressOf(page, 'wallet-solana-0')
+  const ethereum = await walletAddress(page, 'wallet-ethereum-0')
+  const solana = await walletAddress(page, 'wallet-solana-0')
   const entropyId = ethereum.toLowerCase()
   expect(ethereum).toMatch(/^0x[0-9a-fA-F]{40}$/)
   expect(entropyId).not.toBe(sent.entropy_id.toLowerCase()) // a fresh secret, not the lost one
@@ -225,7 +210,7 @@ it('a server killed between share upload and wallet record leaves no half-create
   expect(await deviceShareKeys(page, serverUrl)).toEqual([`${APP_ID}:${entropyId}`])
 
   // Both shares rebuild the key: the device share here, the auth share from the server.
-  const signature = await signMessage(page)
+  const signature = await signInDemo(page)
   expect(
     await verifyMessage({
       address: ethereum as `0x${string}`,
