@@ -26,14 +26,14 @@ describe('account transfer (spec 02 "Account transfer")', () => {
     await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(email)
     await page.getByRole('button', { name: 'Link phone' }).click()
     const dialog = page.getByRole('dialog')
-    await dialog.getByRole('heading', { name: 'Link your phone' }).waitFor()
+    await dialog.getByRole('heading', { name: 'Connect your phone' }).waitFor()
     await enterPhone(page, dialog, phone)
     await dialog.getByRole('heading', { name: 'Transfer account?' }).waitFor()
     await dialog.getByText(`${phone} is already the login method of another account`).waitFor()
     return { context, page, dialog, email }
   }
 
-  it("moves A's only phone to B: 'Transfer and delete account' → 'Success!' → closes after 1 s", async () => {
+  it("moves A's only phone to B: Continue → 'Check assets first' → 'Transfer and delete account' → 'Success!' → closes after 1 s", async () => {
     const phone = uniquePhone()
     const a = await openApp(browser(), transferAppId)
     await smsSignUp(a.page, phone)
@@ -45,7 +45,11 @@ describe('account transfer (spec 02 "Account transfer")', () => {
 
     const b = await linkTakenPhone(phone)
     const bId = await userId(b.page)
-    await b.dialog.getByRole('button', { name: 'Check assets first' }).click()
+    // A has a wallet: the prompt only leads on (spec 02 §2), the destructive button comes last.
+    expect(
+      await b.dialog.getByRole('button', { name: 'Transfer and delete account' }).count(),
+    ).toBe(0)
+    await b.dialog.getByRole('button', { name: 'Continue' }).click()
     await b.dialog.getByRole('heading', { name: 'Check assets first' }).waitFor()
     await b.dialog.getByText(aWallet).waitFor()
     // The demo's default chain is mainnet: Etherscan.
@@ -54,6 +58,7 @@ describe('account transfer (spec 02 "Account transfer")', () => {
     ).toBe(`https://etherscan.io/address/${aWallet}`)
     await b.dialog.getByRole('button', { name: 'Copy address' }).waitFor()
     await b.dialog.getByRole('button', { name: 'Continue' }).click()
+    await b.dialog.getByRole('heading', { name: 'Delete the other account?' }).waitFor()
     await b.dialog.getByRole('button', { name: 'Transfer and delete account' }).click()
     await b.dialog.getByRole('button', { name: 'Success!' }).waitFor()
     const shownAt = Date.now()

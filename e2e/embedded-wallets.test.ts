@@ -1,3 +1,4 @@
+import { routes } from '@latchkey/protocol'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import type { Browser, Page } from 'playwright-core'
@@ -115,6 +116,31 @@ describe('embedded wallets in the demo', () => {
     const again = await logIn(second, email)
     await again.waitFor({ state: 'detached', timeout: 15_000 })
     expect(await walletAddress(second, 'wallet-ethereum-0')).toBe(ethereum)
+    // Spec 03 "Connect wallet" (issue 17): the demo's Solana signing recovers the wallet first
+    // (useRecoverWallet), behind the connect-wallet loader. The recovery answer is held until
+    // the loader is seen, so a fast enclave cannot make the check miss it.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await fresh.route(`${serverUrl}${routes.embeddedWalletsRecovery}`, async (route) => {
+      await held
+      await route.continue()
+    })
+    const solanaAgain = signInDemo(second, 'Solana sign message', 'Solana signature')
+    await second
+      .getByRole('dialog')
+      .getByRole('heading', { name: 'Connecting your wallet' })
+      .waitFor({ timeout: 15_000 })
+    release()
+    await second.getByRole('dialog').waitFor({ state: 'detached', timeout: 15_000 })
+    expect(
+      ed25519.verify(
+        base64.decode(await solanaAgain),
+        new TextEncoder().encode(MESSAGE),
+        base58.decode(solana),
+      ),
+    ).toBe(true)
     const recovered = await signInDemo(second, 'Sign message', 'Ethereum signature')
     expect(
       await verifyMessage({

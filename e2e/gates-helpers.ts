@@ -51,7 +51,7 @@ export async function emailLogin(page: Page, email: string): Promise<Locator> {
   return dialog
 }
 
-/** The phone input (landing or 'Link your phone') → the code from the dev SMS outbox. */
+/** The phone input (landing or 'Connect your phone') → the code from the dev SMS outbox. */
 export async function enterPhone(page: Page, dialog: Locator, phone: string) {
   const sentAfter = Math.floor(Date.now() / 1000) - 1
   await dialog.getByRole('textbox', { name: 'Phone number' }).fill(phone.slice(2))

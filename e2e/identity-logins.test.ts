@@ -43,7 +43,7 @@ describe('identity logins in the demo', () => {
     // Change the number: the code goes to the new one (old, new and code, spec 01 §5).
     const next = uniquePhone()
     await page.getByRole('button', { name: `Change phone ${phone}` }).click()
-    await dialog.getByRole('heading', { name: 'Update your phone' }).waitFor()
+    await dialog.getByRole('heading', { name: 'Update your phone number', exact: true }).waitFor()
     await dialog.getByRole('textbox', { name: 'Phone number' }).fill(next.slice(2))
     await dialog.getByRole('button', { name: 'Continue with SMS' }).click()
     await dialog.getByRole('heading', { name: 'Enter confirmation code' }).waitFor()

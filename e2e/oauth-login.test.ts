@@ -79,7 +79,7 @@ describe('OAuth login with Google (local OpenID Provider)', () => {
     await context.close()
   })
 
-  it("a user who denies at the provider sees 'Invalid code during OAuth flow.' and Retry", async () => {
+  it("a user who denies at the provider sees 'User denied confirmation during OAuth flow' and Retry", async () => {
     const { context, page, dialog } = await openLanding()
     const rewritten = await rewriteAuthorization(page, authorizationUrl, {
       login_hint: '__deny__',
@@ -89,10 +89,11 @@ describe('OAuth login with Google (local OpenID Provider)', () => {
     await dialog
       .getByRole('heading', { name: 'Authentication failed' })
       .waitFor({ timeout: 30_000 })
-    await dialog.getByText('Invalid code during OAuth flow.').waitFor()
+    await dialog.getByText('User denied confirmation during OAuth flow').waitFor()
     expect(await dialog.getByRole('button', { name: 'Retry' }).isEnabled()).toBe(true)
     expect(rewritten).toHaveLength(1)
-    expect(new URL(page.url()).searchParams.has('error')).toBe(false)
+    // Spec 01 §2: error, state (which names the provider) and the rest are removed.
+    expect(new URL(page.url()).search).toBe('')
     await context.close()
   })
 
@@ -103,9 +104,10 @@ describe('OAuth login with Google (local OpenID Provider)', () => {
       if (request.url().startsWith(`${serverUrl}${routes.oauthAuthenticate}`))
         exchanges.push(request.url())
     })
-    // The provider is asked with another state, and so answers with it.
+    // The provider is asked with another state (of our shape: it names the
+    // provider), and so answers with it.
     const rewritten = await rewriteAuthorization(page, authorizationUrl, {
-      state: 'a-state-this-tab-never-sent',
+      state: `google.${'A'.repeat(43)}`,
     })
     await throughProvider(page, dialog.getByRole('button', { name: 'Continue with Google' }))
 

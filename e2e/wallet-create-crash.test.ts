@@ -157,16 +157,22 @@ it('a server killed between share upload and wallet record leaves no half-create
       .execute(),
   ).toEqual([])
 
-  // The browser takes the failure path: the error screen, the user logged out, and the
-  // enclave kept no device share (it stores one only after the server confirmed).
+  // The browser takes the failure path (spec 02 §2, §4): the message and Close, the user
+  // logged out, the event naming the error and the screen, and no device share kept in the
+  // enclave (it stores one only after the server confirmed).
   await dialog
     .getByRole('heading', { name: 'Could not reach the server' })
     .waitFor({ timeout: 15_000 })
-  await dialog.getByRole('button', { name: 'Retry' }).waitFor()
-  expect((await failureEvent).postDataJSON().payload.code).toBe('NETWORK_ERROR')
+  expect(await dialog.getByRole('button', { name: /Retry|Go back/ }).count()).toBe(0)
+  expect((await failureEvent).postDataJSON().payload).toMatchObject({
+    error: 'NETWORK_ERROR',
+    screen: 'wallet-creation',
+  })
   await logout
   await page.getByRole('heading', { name: 'Log in to the Latchkey demo' }).waitFor()
   expect(await deviceShareKeys(page, serverUrl)).toEqual([])
+  await dialog.locator('.lk-actions').getByRole('button', { name: 'Close' }).click()
+  await dialog.waitFor({ state: 'detached' })
 
   // Restart on the same port and database, without the stall; the same user logs in again.
   await database.removeStall()

@@ -9,7 +9,7 @@ import { useTheme } from './theme.ts'
 
 export function App() {
   const [theme, toggleTheme] = useTheme()
-  const { apiUrl, appId, passkeySignup } = useMemo(() => readDemoConfig(), [])
+  const { apiUrl, appId, passkeySignup, walletsFirst } = useMemo(() => readDemoConfig(), [])
   const config = useMemo<LatchkeyConfig>(
     () => ({
       appearance: {
@@ -17,6 +17,7 @@ export function App() {
         loginMessage: 'Sign in to try every Latchkey capability.',
         // External wallets of both chains in the lists.
         walletChainType: 'ethereum-and-solana',
+        ...(walletsFirst ? { loginGroupPriority: 'web3-first' as const } : {}),
       },
       // Chains external wallets are switched to before signing in (the local Anvil node included).
       chains: [mainnet, base, optimism, foundry],
@@ -31,7 +32,7 @@ export function App() {
         ? {}
         : { loginConfig: { passkeysForSignupEnabled: passkeySignup } }),
     }),
-    [theme, passkeySignup],
+    [theme, passkeySignup, walletsFirst],
   )
 
   return (

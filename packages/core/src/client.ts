@@ -1,9 +1,15 @@
+import type { ErrorCode } from '@latchkey/protocol/errors'
 import { routes } from '@latchkey/protocol/routes'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 import { LatchkeyError } from './errors.ts'
-import { createHttpClient, type HttpClient, type HttpClientOptions } from './http.ts'
+import {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type RequestOptions,
+} from './http.ts'
 import { createSessionStore, type SessionStore } from './session.ts'
 import { ENCLAVE_KEY_WAIT_MS, type SessionKeyProvider, waitForSessionKey } from './session-key.ts'
 import {
@@ -47,8 +53,15 @@ export interface LatchkeyClient {
    * token is single-use: the provider hands out a fresh one per call.
    */
   captchaToken(): Promise<string | undefined>
-  /** Installs (or removes, with null) what `captchaToken()` asks. */
-  setCaptchaTokenProvider(provider: CaptchaTokenProvider | null): void
+  /**
+   * Installs (or removes, with null) what `captchaToken()` asks; its
+   * `onRejected` hears every answer refusing a token (CAPTCHA_INVALID,
+   * CAPTCHA_FAILED), so the captcha can reset (spec 01 §8).
+   */
+  setCaptchaTokenProvider(
+    provider: CaptchaTokenProvider | null,
+    options?: CaptchaTokenProviderOptions,
+  ): void
   /**
    * The thumbprint of the enclave key the next login binds its session to
    * (docs/security.md "Key routes answer only to the enclave"), from the
@@ -63,6 +76,17 @@ export interface LatchkeyClient {
 
 /** Produces a fresh captcha token, waiting for the captcha to be solved; rejects with a CAPTCHA_* error. */
 export type CaptchaTokenProvider = () => Promise<string | undefined>
+
+export interface CaptchaTokenProviderOptions {
+  /** The server refused a token it was sent: drop what is solved and solve again. */
+  onRejected?(code: ErrorCode): void
+}
+
+/** Answers that spend or refuse the token they were sent (docs/captcha.md). */
+const CAPTCHA_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'CAPTCHA_INVALID',
+  'CAPTCHA_FAILED',
+])
 
 /**
  * Creates the Latchkey browser client: HTTP client, session store and app
@@ -79,7 +103,8 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
   const clientId = options.clientId ?? null
   const analyticsId = getOrCreateAnalyticsId(storage)
   let session: SessionStore | undefined
-  const http = createHttpClient({
+  let captchaRejected: CaptchaTokenProviderOptions['onRejected']
+  const rawHttp = createHttpClient({
     ...options.http,
     apiUrl: options.apiUrl,
     appId: options.appId,
@@ -88,6 +113,18 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
     getClientId: () => clientId,
     getAnalyticsId: () => analyticsId,
   })
+  // Every call goes through here, so a refused token is heard whichever flow sent it.
+  const http: HttpClient = {
+    async request<T>(path: string, init?: RequestOptions): Promise<T> {
+      try {
+        return await rawHttp.request<T>(path, init)
+      } catch (error) {
+        if (error instanceof LatchkeyError && CAPTCHA_REFUSALS.has(error.code))
+          captchaRejected?.(error.code)
+        throw error
+      }
+    },
+  }
   session = createSessionStore({
     appId: options.appId,
     http,
@@ -133,8 +170,9 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
     async captchaToken() {
       return captchaTokenProvider ? captchaTokenProvider() : undefined
     },
-    setCaptchaTokenProvider(provider) {
+    setCaptchaTokenProvider(provider, options) {
       captchaTokenProvider = provider
+      captchaRejected = provider ? options?.onRejected : undefined
     },
     async sessionKey() {
       if (!sessionKeyProvider) return undefined

@@ -12,12 +12,18 @@ export interface LatchkeyErrorOptions {
   status?: number
   /** Seconds until the server accepts the request again (a 429's `retry_after`). */
   retryAfter?: number
+  /**
+   * The server's message, when spec 01 §8 shows it to the user instead of the
+   * catalogue's wording (see `userMessage`). The HTTP client sets it.
+   */
+  serverMessage?: string
   cause?: unknown
 }
 
 /**
  * The one error type `@latchkey/core` throws. `code` is stable (switch on it);
- * `userMessage` is the spec's wording for the code; `shortMessage` is what the
+ * `userMessage` is what to show the user (the spec's wording for the code, or
+ * the server's message where the spec says so); `shortMessage` is what the
  * server or the client said.
  *
  * @example
@@ -37,6 +43,13 @@ export class LatchkeyError extends Error {
    * countdown for RESEND_COOLDOWN.
    */
   readonly retryAfter: number | undefined
+  /**
+   * The server's message meant for the user (spec 01 §8): an HTTP 400 or 422
+   * whose code the catalogue defers to the server for (`fromServer`, e.g.
+   * CANNOT_LINK_MORE_OF_TYPE) or whose code this client does not know (a
+   * newer server). Undefined otherwise: the catalogue's wording is shown.
+   */
+  readonly serverMessage: string | undefined
 
   constructor(code: ErrorCode, shortMessage?: string, options: LatchkeyErrorOptions = {}) {
     const message = shortMessage ?? errorMessages[code]?.title ?? code
@@ -46,11 +59,19 @@ export class LatchkeyError extends Error {
     this.details = options.details
     this.status = options.status
     this.retryAfter = options.retryAfter
+    this.serverMessage = options.serverMessage?.trim() || undefined
   }
 
-  /** The user-facing wording for this error (spec 01 §8). */
+  /**
+   * The user-facing wording for this error (spec 01 §8): the server's message
+   * when it carries one for the user (`serverMessage`), else the catalogue's.
+   */
   get userMessage(): UserMessage {
-    return errorMessages[this.code] ?? errorMessages.INTERNAL_ERROR
+    const entry = errorMessages[this.code] ?? errorMessages.INTERNAL_ERROR
+    if (this.serverMessage === undefined) return entry
+    return entry.retryable
+      ? { title: this.serverMessage, retryable: true }
+      : { title: this.serverMessage }
   }
 
   /**

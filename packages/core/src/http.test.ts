@@ -111,6 +111,36 @@ describe('http client requests', () => {
     expect(error.userMessage.title).toBe('Invalid or expired verification code')
   })
 
+  it("shows the server's message where spec 01 §8 does: a 400/422 the catalogue defers, or an unknown code", async () => {
+    const answers = [
+      json(400, {
+        code: 'CANNOT_LINK_MORE_OF_TYPE',
+        message: 'Only one phone number can be linked to an account.',
+      }),
+      // A newer server's code this client does not know.
+      json(422, { code: 'HANDLE_TAKEN', message: 'That username is taken. Pick another.' }),
+      json(400, { code: 'HANDLE_TAKEN', message: '' }),
+      // Unknown, but not a 400/422: the catch-all.
+      json(403, { code: 'HANDLE_TAKEN', message: 'internal rule 7 refused' }),
+      // A code the catalogue words itself: its wording, whatever the server said.
+      json(400, { code: 'INVALID_PAYLOAD', message: 'The request payload is invalid' }),
+    ]
+    let n = 0
+    const fake = createFakeFetch(() => answers[n++] as Response)
+    const http = createHttpClient({ apiUrl: 'http://api.test', appId: APP_ID, fetch: fake.fetch })
+    const errors: LatchkeyError[] = []
+    for (let i = 0; i < answers.length; i++)
+      errors.push((await http.request('/x').catch((e: unknown) => e)) as LatchkeyError)
+    expect(errors.map((e) => [e.code, e.userMessage])).toEqual([
+      ['CANNOT_LINK_MORE_OF_TYPE', { title: 'Only one phone number can be linked to an account.' }],
+      ['INTERNAL_ERROR', { title: 'That username is taken. Pick another.' }],
+      ['INTERNAL_ERROR', { title: 'Something went wrong', detail: 'Try again later' }],
+      ['INTERNAL_ERROR', { title: 'Something went wrong', detail: 'Try again later' }],
+      ['INVALID_PAYLOAD', { title: 'Something went wrong. Try again.', retryable: true }],
+    ])
+    expect(errors[1]?.userMessageLine).toBe('That username is taken. Pick another.')
+  })
+
   it('maps unknown codes and 429s without a body', async () => {
     const fake = createFakeFetch(() => new Response('nope', { status: 429 }))
     const http = createHttpClient({ apiUrl: 'http://api.test', appId: APP_ID, fetch: fake.fetch })

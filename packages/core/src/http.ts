@@ -7,7 +7,7 @@ import {
   CLIENT_VERSION,
   Header,
 } from '@latchkey/protocol/constants'
-import { ErrorCode } from '@latchkey/protocol/errors'
+import { ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import { LatchkeyError } from './errors.ts'
 
 export interface HttpClientOptions {
@@ -157,17 +157,30 @@ async function toHttpError(response: Response): Promise<LatchkeyError> {
     body = undefined
   }
   const message = typeof body?.message === 'string' ? body.message : undefined
-  const code =
-    typeof body?.code === 'string' && knownCodes.has(body.code)
-      ? (body.code as ErrorCode)
-      : response.status === 429
-        ? 'TOO_MANY_REQUESTS'
-        : response.status === 401
-          ? 'UNAUTHORIZED'
-          : 'INTERNAL_ERROR'
+  const known = typeof body?.code === 'string' && knownCodes.has(body.code)
+  const code = known
+    ? (body?.code as ErrorCode)
+    : response.status === 429
+      ? 'TOO_MANY_REQUESTS'
+      : response.status === 401
+        ? 'UNAUTHORIZED'
+        : 'INTERNAL_ERROR'
   return new LatchkeyError(code, message, {
     status: response.status,
     details: body?.details,
     retryAfter: retryAfterOf(response, body?.retry_after),
+    serverMessage: showsServerMessage(response.status, known ? code : null) ? message : undefined,
   })
+}
+
+/**
+ * Spec 01 §8: "HTTP 400 or 422: shows the server message", after the codes
+ * the catalogue words itself. So a 400/422 shows the server's words when the
+ * catalogue defers to the server for its code (`fromServer`), or when the
+ * code is one this client does not know (a newer server's): never the
+ * catch-all 'Something went wrong' for a refusal the server explained.
+ */
+function showsServerMessage(status: number, knownCode: ErrorCode | null): boolean {
+  if (status !== 400 && status !== 422) return false
+  return knownCode === null || errorMessages[knownCode].fromServer === true
 }

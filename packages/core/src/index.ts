@@ -1,5 +1,5 @@
 export { deleteAccount } from './account/deleteAccount.ts'
-export { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
+export { getOrCreateAnalyticsId, trackEvent, WalletAnalyticsEvent } from './analytics.ts'
 export {
   CAPTCHA_AUTO_EXECUTE_DELAY_MS,
   type CaptchaController,
@@ -10,6 +10,7 @@ export {
 } from './captcha.ts'
 export {
   type CaptchaTokenProvider,
+  type CaptchaTokenProviderOptions,
   createLatchkeyClient,
   type LatchkeyClient,
   type LatchkeyClientOptions,
@@ -167,6 +168,7 @@ export {
 } from './http.ts'
 export { decodeJwt, type TokenClaims } from './jwt.ts'
 export { toPasskeyError } from './passkey-errors.ts'
+export { type PollOptions, poll } from './poll.ts'
 export { getRecentLoginMethod, type LoginMethod, setRecentLoginMethod } from './recent-login.ts'
 export {
   createSessionStore,
@@ -214,6 +216,10 @@ export {
   takeCloudConsentReturn,
 } from './wallets/cloudRecovery.ts'
 export {
+  type ConnectEmbeddedWalletReturnType,
+  connectEmbeddedWallet,
+} from './wallets/connectEmbeddedWallet.ts'
+export {
   type CreateWalletParameters,
   createWallet,
   embeddedWallets,
@@ -239,6 +245,12 @@ export {
   type ListKeyActivityReturnType,
   listKeyActivity,
 } from './wallets/listKeyActivity.ts'
+export {
+  type LogoutAfterCreationFailureParameters,
+  logoutAfterCreationFailure,
+  type WalletCreationScreenName,
+} from './wallets/logoutAfterCreationFailure.ts'
+export { refreshWallets } from './wallets/refreshWallets.ts'
 export {
   RECOVERY_PASSWORD_MIN_LENGTH,
   setRecoveryPassword,

@@ -116,6 +116,8 @@ export const ENCLAVE_PROOF_MAX_SKEW_S = 60
 export const ENCLAVE_PROOF_JTI_MAX_LENGTH = 64
 /** The wallet-created screen ("Welcome" / "All set!") closes itself after this long (spec 02). */
 export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500
+/** Spec 03 §4, §9: the connect-wallet screen stays up at least this long when export opened it. */
+export const CONNECT_WALLET_MIN_DISPLAY_FROM_EXPORT_MS = 1_000
 /** The sign-message screen's details box never grows taller than this (spec 03 §9). */
 export const SIGN_MESSAGE_DETAILS_MAX_HEIGHT_PX = 310
 /** Spec 02 §5, §9: recovery password strength (score thresholds, and the length below which it is Weak). */
@@ -126,6 +128,8 @@ export const PASSWORD_STRENGTH_MIN_LENGTH = 8
 export const DOWNLOAD_URL_REVOKE_DELAY_MS = 5_000
 /** Spec 02 §9: 'Copied' feedback after copying the password. */
 export const COPY_FEEDBACK_MS = 1_500
+/** Spec 02 §9: the copy button's confirm (check) icon after a copy. */
+export const COPY_CONFIRM_ICON_MS = 2_000
 
 /** How the spec's messages name each cloud-recovery provider (spec 02 "Recovery by cloud drive"). */
 export const CLOUD_RECOVERY_PROVIDER_NAMES = {
@@ -153,15 +157,23 @@ export const OAUTH_PROVIDERS = [
 // External wallets and Farcaster (spec 01 §4, §9).
 /** A failed wallet connection may be retried this many times, then only "Use a different wallet". */
 export const WALLET_RETRY_LIMIT = 2
-/** Wallet JSON-RPC requests (connect, sign) time out after this (overridable per wallet). */
+/** Spec 01 §9: wallet JSON-RPC requests (connect, sign) time out after this (overridable per wallet). */
 export const WALLET_RPC_TIMEOUT_MS = 120_000
-/** How long EIP-6963 announcements and a legacy `window.ethereum` are awaited. */
+/** Spec 01 §9: how long EIP-6963 announcements and a legacy `window.ethereum` are awaited. */
 export const INJECTED_DETECTION_TIMEOUT_MS = 3_000
-/** A connector that has not initialised by then is skipped. */
+/** Spec 01 §9: an SDK connector (WalletConnect, Coinbase) not initialised by then is skipped. */
 export const CONNECTOR_INIT_TIMEOUT_MS = 1_500
+/** Spec 01 §9: the polling helper's defaults, 150 ms apart, 270 attempts (about 40 s). */
+export const POLL_INTERVAL_MS = 150
+export const POLL_ATTEMPTS = 270
+/** Spec 01 §9: a wallet's accounts and chain are looked up 10 times, 500 ms apart, before giving up. */
+export const WALLET_LOOKUP_INTERVAL_MS = 500
+export const WALLET_LOOKUP_ATTEMPTS = 10
+/** Spec 01 §9: MetaMask over WalletConnect is asked to sign this long after it connected. */
+export const METAMASK_WALLETCONNECT_SIGN_DELAY_MS = 2_500
 /** The mobile-wallet redirect screen shows "Still here?" this long after Continue. */
 export const MOBILE_REDIRECT_STILL_HERE_MS = 1_000
-/** The wallet-connect redirect poll. */
+/** Spec 01 §9: on a phone, the WalletConnect screen checks this often whether it can open the wallet app. */
 export const WALLET_CONNECT_REDIRECT_POLL_MS = 500
 /** Farcaster channel status is polled this often, and given up on after the timeout. */
 export const FARCASTER_POLL_INTERVAL_MS = 2_000
@@ -175,8 +187,14 @@ export const CONNECT_LIST_MAX_WALLETS = 4
 export const CONNECT_LIST_SEARCH_THRESHOLD = 6
 export const WALLET_LIST_ROW_HEIGHT_PX = 54
 export const WALLET_LIST_VISIBLE_ROWS = 5
-/** QR code sizes (spec 01 §9). */
+/**
+ * QR code sizes (spec 01 §9): 160 px by default; a code the screen is about
+ * (WalletConnect pairing, Farcaster sign-in) 240 to 280 px; error correction Q.
+ */
 export const QR_CODE_SIZE_PX = 160
+export const QR_CODE_LARGE_MIN_PX = 240
+export const QR_CODE_LARGE_MAX_PX = 280
+export const QR_CODE_ERROR_CORRECTION = 'Q'
 /** The Solana sign-in message names this chain (spec 01 §9). */
 export const SIWS_CHAIN_ID = 'mainnet'
 

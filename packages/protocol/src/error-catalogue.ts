@@ -14,6 +14,11 @@ export interface UserMessage {
   detail?: string
   /** The spec marks these as worth a "Retry"/"Try again" button. */
   retryable?: boolean
+  /**
+   * Spec 01 §8: the user sees the server's own message for this code (the
+   * server words it for users); `title` is shown only when the server sent none.
+   */
+  fromServer?: boolean
 }
 
 /** The spec's user-facing wording (spec 01 §5, §8), keyed by error code. */
@@ -62,13 +67,21 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   USER_DOES_NOT_EXIST: { title: 'Account not found', detail: 'Try logging in again' },
   ACCOUNT_ALREADY_LINKED: { title: 'This account has already been linked to another user.' },
-  // Spec 01 §8 "cannot link more of this type" (retryable generic text).
-  CANNOT_LINK_MORE_OF_TYPE: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8 / spec 02 §8: "Cannot link more of a type: the server message" (each link
+  // route names the type: 'Only one phone number can be linked to an account.'). Not
+  // retryable: the same link is refused again.
+  CANNOT_LINK_MORE_OF_TYPE: {
+    title: 'Only one account of this type can be linked.',
+    fromServer: true,
+  },
   // Not in the spec: an unlink of an account the user no longer has (unlinked elsewhere).
   ACCOUNT_NOT_LINKED: {
     title: 'This account is not linked to you',
     detail: 'It may have been unlinked already.',
   },
+  // Spec 02 §5 "Email update"; the phone wording follows it ('likewise a phone is required').
+  NO_EMAIL_TO_UPDATE: { title: 'User is required to have an email address to update it.' },
+  NO_PHONE_TO_UPDATE: { title: 'User is required to have a phone number to update it.' },
   // Not in the spec: every user keeps one login method; say how to remove this one.
   CANNOT_UNLINK_LAST_ACCOUNT: {
     title: "You can't remove your only login method",
@@ -79,6 +92,13 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   WALLET_PROXY_UNAVAILABLE: { title: 'Failed to connect to wallet proxy' },
   WALLET_NOT_AUTHENTICATED: {
     title: 'User must be authenticated before creating a Latchkey wallet',
+  },
+  // Spec 03 §8 "Export and connect".
+  EXPORT_NOT_AUTHENTICATED: { title: 'User must be authenticated before exporting their wallet' },
+  // Not in the spec's words (§5 says only "unsupported"): what the app allows instead.
+  USER_OWNED_RECOVERY_UNSUPPORTED: {
+    title: "This app doesn't offer password or cloud backup",
+    detail: 'Your wallet is recovered automatically when you log in on a new device.',
   },
   INVALID_RECOVERY_PASSWORD: {
     title: 'Invalid recovery password, please try again.',
@@ -106,6 +126,25 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   RECOVERY_FAILED: { title: 'An error has occurred, please try again.', retryable: true },
   RECOVERY_EXITED: { title: 'User exited before their wallet could be recovered' },
   SET_PASSWORD_EXITED: { title: 'Exited before password was added to wallet' },
+  // Spec 02 §4: closing the recovery flow without a change.
+  SET_RECOVERY_EXITED: { title: 'User exited set recovery flow' },
+  // Spec 03 §4 / §8 "Export and connect": the connect-wallet screen closed, or failed.
+  EMBEDDED_WALLET_CONNECT_EXITED: { title: 'User exited before wallet could be connected' },
+  EMBEDDED_WALLET_CONNECT_FAILED: {
+    title: 'Something went wrong. We’re on it. Please try again later.',
+  },
+  // Spec 03 §8 / spec 02 §8: recovery and creation failures the enclave or server did not name.
+  UNABLE_TO_RECOVER_WALLET: { title: 'Unable to recover wallet' },
+  // Spec 03 §8 "Export and connect" ('Privy' is this project's name).
+  RECOVER_NOT_AUTHENTICATED: {
+    title: 'User must be authenticated and have a Latchkey wallet before it can be recovered',
+  },
+  USER_WALLET_CREATION_FAILED: { title: 'User wallet creation failed' },
+  WALLET_DATA_MISSING: { title: 'Wallet data is missing' },
+  // Spec 02 §8: the frame is gone ('Failed to connect to wallet proxy' is the init timeout).
+  WALLET_PROXY_DISCONNECTED: { title: 'Cannot connect to wallet proxy' },
+  // Spec 02 §8; the cloud screens still read '{Recovery|Back up} with {provider} unsuccessful'.
+  RECOVERY_OAUTH_FAILED: { title: 'Recovery OAuth failed' },
   // Not in the spec: useDeleteAccount's screen closed before the account was deleted.
   ACCOUNT_DELETION_EXITED: { title: 'User exited before deleting the account' },
   // Spec 02 "Recovery by cloud drive".
@@ -127,6 +166,22 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   OAUTH_INVALID_CODE: { title: 'Invalid code during OAuth flow.', retryable: true },
   // Spec 02 §8 "OAuth": "retryable generic text for unexpected provider errors".
   OAUTH_PROVIDER_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
+  // Spec 01 §8: the provider's `error=access_denied` (docs/login-oauth.md "Failures").
+  OAUTH_USER_DENIED: { title: 'User denied confirmation during OAuth flow', retryable: true },
+  // Spec 01 §8 "user denied: retry and check the box" (retryable); the wording is ours.
+  OAUTH_SCOPE_DENIED: {
+    title: 'A permission was not granted',
+    detail: 'Retry and check the box next to each permission.',
+    retryable: true,
+  },
+  // Spec 01 §8, in the spec's own words.
+  OAUTH_ACCOUNT_SUSPENDED: { title: 'account suspended, try another method' },
+  // Not in the spec: the return of a login started in another tab, or more than 15 minutes ago.
+  OAUTH_LOGIN_EXPIRED: {
+    title: 'This login has expired',
+    detail: 'Start it again: a social login must finish in the tab it began in, within 15 minutes.',
+    retryable: true,
+  },
   // Spec 01 §8: a login proof (Telegram signature, custom JWT) that does not verify.
   AUTHENTICATION_FAILED: { title: 'Authentication failed', retryable: true },
   TELEGRAM_NOT_ALLOWED: { title: 'Login with Telegram not allowed.' },
@@ -222,6 +277,8 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   INVALID_EMAIL: { title: 'Please enter a valid email address.' },
   CODE_NOT_NUMERIC: { title: 'Code should be numeric' },
+  // Spec 02 §5: "too many characters gives 'Passcode must be exactly 6 numbers'".
+  CODE_TOO_LONG: { title: 'Passcode must be exactly 6 numbers' },
   ALREADY_LOGGED_IN: { title: 'User is already logged in' },
   NOT_AUTHENTICATED: { title: 'Unable to authorize user' },
   // Spec 01 §8 "Others": a failure the server does not name.
@@ -243,6 +300,12 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   WALLET_DISCONNECTED: { title: 'Disconnected', retryable: true },
   WALLET_NOT_FOUND_EXTERNAL: { title: 'Could not connect with wallet', retryable: true },
+  // Spec 01 §8 "Phantom multichain not enabled": the screen offers Try again and Cancel.
+  WALLET_MULTICHAIN_DISABLED: {
+    title: 'Could not connect with wallet',
+    detail: "Turn on Ethereum in your wallet's settings, then try again.",
+    retryable: true,
+  },
   // Spec 01 §5: the supported chain list must be non-empty and hold the default chain.
   INVALID_CHAINS: { title: 'The chains list must be non-empty and include the default chain' },
 }

@@ -24,11 +24,18 @@ export const ErrorCode = {
   CANNOT_LINK_MORE_OF_TYPE: 'CANNOT_LINK_MORE_OF_TYPE',
   ACCOUNT_NOT_LINKED: 'ACCOUNT_NOT_LINKED',
   CANNOT_UNLINK_LAST_ACCOUNT: 'CANNOT_UNLINK_LAST_ACCOUNT',
+  /** An email update for a user who has no email address (spec 02 §5). */
+  NO_EMAIL_TO_UPDATE: 'NO_EMAIL_TO_UPDATE',
+  /** A phone update for a user who has no phone number (spec 02 §5). */
+  NO_PHONE_TO_UPDATE: 'NO_PHONE_TO_UPDATE',
   // Embedded wallets
   WALLET_ALREADY_EXISTS: 'WALLET_ALREADY_EXISTS',
   WALLET_NOT_FOUND: 'WALLET_NOT_FOUND',
   WALLET_PROXY_UNAVAILABLE: 'WALLET_PROXY_UNAVAILABLE',
   WALLET_NOT_AUTHENTICATED: 'WALLET_NOT_AUTHENTICATED',
+  EXPORT_NOT_AUTHENTICATED: 'EXPORT_NOT_AUTHENTICATED',
+  /** A password or cloud backup asked of an app in server-wallet-only mode (spec 02 §5). */
+  USER_OWNED_RECOVERY_UNSUPPORTED: 'USER_OWNED_RECOVERY_UNSUPPORTED',
   INVALID_RECOVERY_PASSWORD: 'INVALID_RECOVERY_PASSWORD',
   EMPTY_MESSAGE: 'EMPTY_MESSAGE',
   PASSWORD_TOO_SHORT: 'PASSWORD_TOO_SHORT',
@@ -43,6 +50,24 @@ export const ErrorCode = {
   RECOVERY_FAILED: 'RECOVERY_FAILED',
   RECOVERY_EXITED: 'RECOVERY_EXITED',
   SET_PASSWORD_EXITED: 'SET_PASSWORD_EXITED',
+  /** 'Update backup method' (or the post-login recovery choice) closed before a change. */
+  SET_RECOVERY_EXITED: 'SET_RECOVERY_EXITED',
+  /** The connect-wallet screen closed while the wallet was connecting (spec 03 §4). */
+  EMBEDDED_WALLET_CONNECT_EXITED: 'EMBEDDED_WALLET_CONNECT_EXITED',
+  /** The connect-wallet screen's failure (spec 03 §2); the action rejects with the cause's code. */
+  EMBEDDED_WALLET_CONNECT_FAILED: 'EMBEDDED_WALLET_CONNECT_FAILED',
+  /** `recoverWallet()` logged out, or for a user without an embedded wallet (spec 03 §8). */
+  RECOVER_NOT_AUTHENTICATED: 'RECOVER_NOT_AUTHENTICATED',
+  /** A wallet on a new device whose recovery failed, or whose method this client cannot run. */
+  UNABLE_TO_RECOVER_WALLET: 'UNABLE_TO_RECOVER_WALLET',
+  /** Creating the user's wallet failed for a reason the enclave or server did not name. */
+  USER_WALLET_CREATION_FAILED: 'USER_WALLET_CREATION_FAILED',
+  /** The account lists the wallet, but its key data (auth share, recovery material) is gone. */
+  WALLET_DATA_MISSING: 'WALLET_DATA_MISSING',
+  /** The enclave frame is gone (removed, or its bridge destroyed): no request can reach it. */
+  WALLET_PROXY_DISCONNECTED: 'WALLET_PROXY_DISCONNECTED',
+  /** The cloud-drive consent could not be exchanged for the provider's access. */
+  RECOVERY_OAUTH_FAILED: 'RECOVERY_OAUTH_FAILED',
   ACCOUNT_DELETION_EXITED: 'ACCOUNT_DELETION_EXITED',
   // Cloud-drive recovery (messages hold a {provider} placeholder: see formatUserMessage)
   CLOUD_BACKUP_FAILED: 'CLOUD_BACKUP_FAILED',
@@ -52,6 +77,14 @@ export const ErrorCode = {
   // OAuth login
   OAUTH_INVALID_CODE: 'OAUTH_INVALID_CODE',
   OAUTH_PROVIDER_ERROR: 'OAUTH_PROVIDER_ERROR',
+  /** The user refused at the provider (its `error=access_denied` return). */
+  OAUTH_USER_DENIED: 'OAUTH_USER_DENIED',
+  /** The provider granted fewer scopes than asked (a permission box left unchecked). */
+  OAUTH_SCOPE_DENIED: 'OAUTH_SCOPE_DENIED',
+  /** The provider says the account is suspended. */
+  OAUTH_ACCOUNT_SUSPENDED: 'OAUTH_ACCOUNT_SUSPENDED',
+  /** A provider's return this tab has no pending login for (another tab, or past 15 minutes). */
+  OAUTH_LOGIN_EXPIRED: 'OAUTH_LOGIN_EXPIRED',
   // Telegram, custom JWT
   AUTHENTICATION_FAILED: 'AUTHENTICATION_FAILED',
   TELEGRAM_NOT_ALLOWED: 'TELEGRAM_NOT_ALLOWED',
@@ -98,6 +131,8 @@ export const ErrorCode = {
   IN_APP_BROWSER: 'IN_APP_BROWSER',
   INVALID_EMAIL: 'INVALID_EMAIL',
   CODE_NOT_NUMERIC: 'CODE_NOT_NUMERIC',
+  /** More characters typed or pasted into the code boxes than a code has (spec 02 §5). */
+  CODE_TOO_LONG: 'CODE_TOO_LONG',
   ALREADY_LOGGED_IN: 'ALREADY_LOGGED_IN',
   NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
@@ -109,6 +144,8 @@ export const ErrorCode = {
   WALLET_REQUEST_PENDING: 'WALLET_REQUEST_PENDING',
   WALLET_DISCONNECTED: 'WALLET_DISCONNECTED',
   WALLET_NOT_FOUND_EXTERNAL: 'WALLET_NOT_FOUND_EXTERNAL',
+  /** Phantom (a two-chain wallet) picked for Ethereum while its Ethereum side is off (spec 01 §8). */
+  WALLET_MULTICHAIN_DISABLED: 'WALLET_MULTICHAIN_DISABLED',
   INVALID_CHAINS: 'INVALID_CHAINS',
 } as const
 

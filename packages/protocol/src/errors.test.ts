@@ -23,12 +23,17 @@ const isGeneric = (text: string | undefined) =>
  */
 const SPEC_MANDATED_GENERIC: Partial<Record<ErrorCode, UserMessage>> = {
   // Spec 01 §8 (line 182): "Invalid data, cannot link more of this type, invalid credentials
-  // and captcha failure: 'Something went wrong. Try again.' (retryable)."
+  // and captcha failure: 'Something went wrong. Try again.' (retryable)." (Cannot link more
+  // of a type shows the server's message instead, as line 183 says: see below.)
   INVALID_PAYLOAD: { title: 'Something went wrong. Try again.', retryable: true },
-  CANNOT_LINK_MORE_OF_TYPE: { title: 'Something went wrong. Try again.', retryable: true },
   PASSKEY_VERIFICATION_FAILED: { title: 'Something went wrong. Try again.', retryable: true },
   // Spec 01 §8 (line 187): "Captcha: … timeout 'Something went wrong! Please try again later.'"
   CAPTCHA_TIMEOUT: { title: 'Something went wrong! Please try again later.', retryable: true },
+  // Spec 03 §2 "Connect wallet": "On failure: 'Something went wrong. We’re on it. Please try
+  // again later.' and a Close button." (The action rejects with the cause's own code.)
+  EMBEDDED_WALLET_CONNECT_FAILED: {
+    title: 'Something went wrong. We’re on it. Please try again later.',
+  },
   // Spec 02 §8 (line 168): "OAuth: … retryable generic text for unexpected provider errors."
   OAUTH_PROVIDER_ERROR: { title: 'Something went wrong. Try again.', retryable: true },
   // Spec 01 §8 (line 188): "Others: 'Something went wrong', 'Try again later'." — the code for
@@ -80,6 +85,31 @@ describe('messages that say what to do (issue 16, 4a, 4b)', () => {
     // The hint under a refused passkey login names the no-passkey case either way.
     expect(NO_PASSKEY_HINT.signup).toMatch(/^No passkey for this app on this device\?/)
     expect(NO_PASSKEY_HINT.login).toMatch(/^No passkey for this app on this device\?/)
+  })
+})
+
+describe("the server's own words (spec 01 §8, issue 17)", () => {
+  it('cannot link more of a type defers to the server, and offers no pointless Retry', () => {
+    expect(errorMessages.CANNOT_LINK_MORE_OF_TYPE).toEqual({
+      title: 'Only one account of this type can be linked.',
+      fromServer: true,
+    })
+    // Only codes the spec says show the server's message do.
+    expect(codes.filter((code) => errorMessages[code].fromServer)).toEqual([
+      'CANNOT_LINK_MORE_OF_TYPE',
+    ])
+  })
+
+  it('updating an address the user does not have, and an overlong code, read as the spec says', () => {
+    expect(errorMessages.NO_EMAIL_TO_UPDATE.title).toBe(
+      'User is required to have an email address to update it.',
+    )
+    expect(errorMessages.NO_PHONE_TO_UPDATE.title).toBe(
+      'User is required to have a phone number to update it.',
+    )
+    expect(errorStatus.NO_EMAIL_TO_UPDATE).toBe(400)
+    expect(errorStatus.NO_PHONE_TO_UPDATE).toBe(400)
+    expect(errorMessages.CODE_TOO_LONG.title).toBe('Passcode must be exactly 6 numbers')
   })
 })
 

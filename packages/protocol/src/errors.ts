@@ -52,8 +52,11 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   CANNOT_LINK_MORE_OF_TYPE: 400,
   ACCOUNT_NOT_LINKED: 404,
   CANNOT_UNLINK_LAST_ACCOUNT: 400,
+  NO_EMAIL_TO_UPDATE: 400,
+  NO_PHONE_TO_UPDATE: 400,
   WALLET_ALREADY_EXISTS: 400,
   WALLET_NOT_FOUND: 404,
+  USER_OWNED_RECOVERY_UNSUPPORTED: 400,
   INVALID_RECOVERY_PASSWORD: 400,
   PASSWORD_TOO_SHORT: 400,
   // 424: the provider (Google, CloudKit) refused; not retried by the client.
@@ -63,6 +66,8 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   OAUTH_STATE_MISMATCH: 400,
   OAUTH_INVALID_CODE: 400,
   OAUTH_PROVIDER_ERROR: 424,
+  OAUTH_SCOPE_DENIED: 400,
+  OAUTH_ACCOUNT_SUSPENDED: 403,
   // 400, not 401: a 401 means "your session is gone" to the client.
   AUTHENTICATION_FAILED: 400,
   TELEGRAM_NOT_ALLOWED: 403,

@@ -9,6 +9,7 @@ import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
 import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
+import { startFromConnectorHints } from './connector-hints.ts'
 import { LatchkeyContext } from './context.ts'
 import { ModalHost } from './modal/lazy.tsx'
 import { createLatchkeyInstance } from './store.ts'
@@ -82,8 +83,9 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useLayoutEffect(() => instance.setHostConfig(hostConfig), [instance, hostConfig])
 
   // Captcha (docs/captcha.md): when the app enables it, login starts ask the
-  // captcha for a token — with or without the modal (headless hooks). Its
-  // code, and the widget, load on first use.
+  // captcha for a token. It runs only inside the modal's login flow (or an
+  // app's useCaptcha), never for headless hooks; its code and widget load on
+  // first use.
   useEffect(() => {
     const { client } = instance
     let installed = false
@@ -91,10 +93,11 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
       const enabled = instance.getUiState().appConfig?.captcha_enabled === true
       if (enabled === installed) return
       installed = enabled
+      const captcha = () => import('./modal/captcha/index.ts')
       client.setCaptchaTokenProvider(
-        enabled
-          ? () => import('./modal/captcha/index.ts').then((m) => m.captchaTokenFor(instance))
-          : null,
+        enabled ? () => captcha().then((m) => m.captchaTokenFor(instance)) : null,
+        // Spec 01 §8: a refused token resets the captcha, so the next attempt gets a fresh one.
+        { onRejected: () => void captcha().then((m) => m.captchaRejectedFor(instance)) },
       )
     }
     sync()
@@ -115,6 +118,8 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
+    // Back in a wallet's in-app browser: the hinted wallet flow resumes (spec 01 §2).
+    startFromConnectorHints(instance)
     // Back from a social or Telegram login: the modal finishes it (its code loads only then).
     if (redirectLoginPending(instance.client.appId))
       void import('./redirect-return.ts').then(({ resumeRedirectLogin }) =>

@@ -1,5 +1,9 @@
 import { LatchkeyError } from '@latchkey/core'
-import { MODAL_OPEN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import {
+  MODAL_OPEN_DELAY_MS,
+  SUCCESS_CLOSE_DELAY_MS,
+  WALLET_CREATED_CLOSE_DELAY_MS,
+} from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { resumeCloudConsent } from './cloud.ts'
@@ -124,7 +128,8 @@ describe('coming back from a cloud consent', () => {
     expect(enclave).not.toHaveBeenCalled()
   })
 
-  it('finishes the post-login wallet creation with the greeting', async () => {
+  it("finishes the post-login wallet creation: 'Success' for 1400 ms, then the greeting for 2500 ms", async () => {
+    vi.useFakeTimers()
     cameBackFrom('google-drive', 'create-wallet', `code=c-9&state=${STATE}`, ['solana'])
     const { instance, enclave, client } = renderWithWallets(null, {
       chains: ['ethereum'],
@@ -132,13 +137,23 @@ describe('coming back from a cloud consent', () => {
     })
     Object.assign(client, { getAppConfig: async () => appConfig({ name: 'Demo' }) })
     resumeCloudConsent(instance)
-    expect(await screen.findByRole('heading', { name: 'Welcome to Demo' })).toBeTruthy()
+    await elapse(MODAL_OPEN_DELAY_MS)
+    // Spec 02 §2: "On success the message shows for 1400 ms, then … the wallet-created screen."
+    screen.getByRole('heading', { name: 'Success' })
+    await elapse(SUCCESS_CLOSE_DELAY_MS - 1)
+    expect(screen.queryByRole('heading', { name: 'Welcome to Demo' })).toBeNull()
+    await elapse(1)
+    screen.getByRole('heading', { name: 'Welcome to Demo' })
+    await elapse(WALLET_CREATED_CLOSE_DELAY_MS - 1)
+    expect(instance.getUiState().open).toBe(true)
+    await elapse(1)
+    expect(instance.getUiState().open).toBe(false)
     // The user already had a secret: it is recovered with the consent, then the chain is added.
     expect(enclave.mock.calls.map(([event]) => event)).toContain('latchkey:wallets:add')
   })
 })
 
-/** The enclave's answer to adding the Solana wallet: the user with both wallets. */
+/** The enclave's answer to adding the Solana wallet: the user with it. */
 const addedSolana = () => ({
   user: {
     id: 'did:latchkey:user1',
@@ -146,7 +161,23 @@ const addedSolana = () => ({
     mfa_methods: [],
     has_accepted_terms: false,
     is_guest: false,
-    linked_accounts: [],
+    linked_accounts: [
+      {
+        type: 'wallet',
+        address: 'So1ana1111111111111111111111111111111111111',
+        chain_type: 'solana',
+        wallet_index: 0,
+        wallet_client_type: 'latchkey',
+        connector_type: 'embedded',
+        imported: false,
+        delegated: false,
+        recovery_method: 'google-drive',
+        entropy_id: ETH_ADDRESS,
+        verified_at: 1,
+        first_verified_at: 1,
+        latest_verified_at: 1,
+      },
+    ],
   },
 })
 

@@ -8,7 +8,6 @@ import {
   startCloudConsent,
   takeCloudConsentReturn,
 } from '@latchkey/core'
-import type { CloudRecoveryProvider } from '@latchkey/protocol/schemas'
 import { resolveConfig } from './config.ts'
 import type { CloudRecoveryRequest, LatchkeyInstance } from './store.ts'
 
@@ -28,23 +27,6 @@ export const consentStarter = (instance: LatchkeyInstance, context: ConsentConte
 /** What a consent's action is, in the screen's words. */
 const screenAction = (action: CloudRecoveryAction): CloudRecoveryRequest['action'] =>
   action === 'recover' ? 'recover' : 'backup'
-
-/**
- * 'Recover with {provider}' on a new device: asks to continue to the
- * provider; the recovery itself runs when the user is back.
- */
-export function openCloudRecoveryConsent(
-  instance: LatchkeyInstance,
-  provider: CloudRecoveryProvider,
-  entropyId: string,
-): Promise<unknown> {
-  return instance.openWalletScreen({
-    screen: 'cloud-recovery',
-    provider,
-    action: 'recover',
-    startConsent: consentStarter(instance, { provider, action: 'recover', entropyId }),
-  })
-}
 
 /**
  * On page load: when the provider has just sent the user back, finishes what

@@ -7,6 +7,10 @@ import {
 } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
+import type { LoginOptions } from './instance.ts'
+import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing.ts'
+
+export type { LandingEntry }
 
 /** `appearance` of the host-supplied configuration (spec 01 §3). */
 export interface LatchkeyAppearance {
@@ -22,7 +26,12 @@ export interface LatchkeyAppearance {
   loginMessage?: string
   /** The 'Protected by Latchkey' footer. Default `true`. */
   showLatchkeyBranding?: boolean
-  /** Email, SMS and socials before wallets (default), or wallets first. */
+  /**
+   * Email, SMS and socials before wallets (default), or wallets first: the
+   * wallet list's wallets as rows of the landing screen. Forced to
+   * web2-first when wallet login is off, and to web3-first when no email,
+   * SMS or social login is on (spec 01 §5).
+   */
   loginGroupPriority?: 'web2-first' | 'web3-first'
   /** Email and phone become buttons that open their input, instead of inputs on the landing screen. */
   hideDirectWeb2Inputs?: boolean
@@ -42,6 +51,12 @@ export interface LatchkeyLegal {
   termsAndConditionsUrl?: string
   privacyPolicyUrl?: string
   requireUsersAcceptTerms?: boolean
+  /**
+   * Show the landing footer (the legal line and 'Protected by') even when
+   * users must accept the terms on a screen of their own; a missing terms or
+   * privacy URL is then plain text. Default false.
+   */
+  alwaysShowFooter?: boolean
 }
 
 /**
@@ -58,8 +73,11 @@ export interface LatchkeyConfig {
    * Rows and overflow of the landing screen explicitly; wins over
    * `loginMethods`. `primary` are the rows (duplicates dropped with a
    * warning, more than 4 warned), `overflow` goes behind 'More options'.
+   * Wallets of the wallet list ('metamask', 'detected_wallets'…) may be
+   * listed too: in `primary` each gets a row, in `overflow` they go behind
+   * 'Other wallets'; 'wallet' is the 'Continue with a wallet' button.
    */
-  loginMethodsAndOrder?: { primary: LoginMethod[]; overflow?: LoginMethod[] }
+  loginMethodsAndOrder?: { primary: LandingEntry[]; overflow?: LandingEntry[] }
   /** `defaultCountry`: the phone input's initial country (ISO 3166 alpha-2; default 'US'). */
   intl?: { defaultCountry?: string }
   /** Refuse `name+tag@host` addresses (spec 01 §5). */
@@ -81,10 +99,20 @@ export interface LatchkeyConfig {
   externalWallets?: {
     /** WalletConnect v2: on when a Cloud project id is given. */
     walletConnect?: { enabled?: boolean; projectId?: string }
+    /** How long a wallet may take to answer a request (spec 01 §9: default 120000 ms). */
+    rpcTimeoutMs?: number
+    /** Per-wallet `rpcTimeoutMs`, by wallet client type: `{ metamask: 180_000 }`. */
+    rpcTimeoutMsByWallet?: Record<string, number>
   }
   /** Embedded wallets (spec 01 §3): which chains get a wallet right after login. */
   embeddedWallets?: {
     createOnLogin?: Partial<CreateOnLoginConfig>
+    /**
+     * 'user-controlled-server-wallets-only' offers no password or cloud
+     * backup (spec 02 §5: user-owned recovery is unsupported in that mode).
+     * Default: the app's server setting; either side choosing it wins.
+     */
+    mode?: EmbeddedWalletMode
     /** New wallets must get a user-owned recovery method (password or cloud backup) when they are created. */
     requireUserOwnedRecoveryOnCreate?: boolean
     /**
@@ -97,6 +125,15 @@ export interface LatchkeyConfig {
 }
 
 export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
+
+/** `embeddedWallets.mode` (spec 01 §3). */
+export type EmbeddedWalletMode = AppConfig['embedded_wallet_config']['mode']
+const SERVER_WALLETS_ONLY = 'user-controlled-server-wallets-only'
+
+/** Spec 02 §5: server-wallet-only mode (host's or server's) has automatic recovery only. */
+const userOwnedRecoveryAllowed = (host: LatchkeyConfig, app: AppConfig | null) =>
+  host.embeddedWallets?.mode !== SERVER_WALLETS_ONLY &&
+  app?.embedded_wallet_config.mode !== SERVER_WALLETS_ONLY
 
 /** Login methods this version of the modal can draw. Later login methods add themselves here. */
 export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = [
@@ -121,11 +158,14 @@ export interface ResolvedConfig {
   termsAndConditionsUrl: string | null
   privacyPolicyUrl: string | null
   requireUsersAcceptTerms: boolean
+  /** `legal.alwaysShowFooter`: the landing footer shows even when terms must be accepted. */
+  alwaysShowFooter: boolean
   disablePlusEmails: boolean
   /** The methods to draw, in order; empty is a configuration error (NO_LOGIN_METHODS). */
   loginMethods: LoginMethod[]
   /** `loginMethodsAndOrder`, when the host gave one. */
-  loginMethodsAndOrder: { primary: LoginMethod[]; overflow: LoginMethod[] } | null
+  loginMethodsAndOrder: { primary: LandingEntry[]; overflow: LandingEntry[] } | null
+  /** After spec 01 §5's wallet-first rule. */
   loginGroupPriority: 'web2-first' | 'web3-first'
   hideDirectWeb2Inputs: boolean
   /** The phone input's initial country. */
@@ -138,8 +178,13 @@ export interface ResolvedConfig {
   createOnLogin: CreateOnLoginConfig
   /** Wallet creation asks for a user-owned recovery method first (spec 02). */
   requireUserOwnedRecoveryOnCreate: boolean
-  /** User-owned recovery methods on offer (never empty: a password at least). */
+  /**
+   * User-owned recovery methods on offer: a password at least, none in
+   * server-wallet-only mode.
+   */
   userOwnedRecoveryOptions: UserOwnedRecoveryMethod[]
+  /** `embeddedWallets.mode`, host or server (spec 01 §3). */
+  embeddedWalletMode: EmbeddedWalletMode
   /** `appearance.walletList`, when the host gave one. */
   walletList: string[] | null
   walletChainType: WalletChainType
@@ -169,13 +214,34 @@ function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
   )
 }
 
-/** The login methods the modal offers: the host's list, else the server's, limited to implemented ones. */
+/**
+ * The login methods the modal offers: the host's list, else the server's,
+ * limited to implemented ones. Wallets listed in `loginMethodsAndOrder` mean
+ * wallet login.
+ */
 export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
   const order = host.loginMethodsAndOrder
   const wanted = order
-    ? [...order.primary, ...(order.overflow ?? [])]
+    ? [...order.primary, ...(order.overflow ?? [])].map((entry) =>
+        isWalletEntry(entry) ? 'wallet' : entry,
+      )
     : (host.loginMethods ?? serverLoginMethods(app))
-  return [...new Set(wanted)].filter((method) => IMPLEMENTED_LOGIN_METHODS.includes(method))
+  return [...new Set(wanted)].filter((method): method is LoginMethod =>
+    IMPLEMENTED_LOGIN_METHODS.includes(method as LoginMethod),
+  )
+}
+
+/**
+ * Spec 01 §5: wallet-first login is forced off when wallet login is off,
+ * and forced on when no email, SMS or social login is on.
+ */
+export function loginGroupPriority(
+  wanted: 'web2-first' | 'web3-first' | undefined,
+  methods: readonly LoginMethod[],
+): 'web2-first' | 'web3-first' {
+  if (!methods.includes('wallet')) return 'web2-first'
+  const web2 = methods.some((m) => m === 'email' || m === 'sms' || SOCIAL_METHODS.has(m))
+  return web2 ? (wanted ?? 'web2-first') : 'web3-first'
 }
 
 /**
@@ -196,6 +262,7 @@ function recoveryOptions(host: LatchkeyConfig, app: AppConfig | null): UserOwned
 export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): ResolvedConfig {
   const appearance = host.appearance ?? {}
   const legal = host.legal ?? {}
+  const loginMethods = effectiveLoginMethods(host, app)
   return {
     appName: app?.name ?? null,
     theme: appearance.theme ?? 'light',
@@ -208,25 +275,30 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     privacyPolicyUrl: legal.privacyPolicyUrl ?? app?.privacy_policy_url ?? null,
     requireUsersAcceptTerms:
       legal.requireUsersAcceptTerms ?? app?.require_users_accept_terms ?? false,
+    alwaysShowFooter: legal.alwaysShowFooter ?? false,
     disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
-    loginMethods: effectiveLoginMethods(host, app),
+    loginMethods,
     loginMethodsAndOrder: host.loginMethodsAndOrder
       ? {
           primary: host.loginMethodsAndOrder.primary,
           overflow: host.loginMethodsAndOrder.overflow ?? [],
         }
       : null,
-    loginGroupPriority: appearance.loginGroupPriority ?? 'web2-first',
+    loginGroupPriority: loginGroupPriority(appearance.loginGroupPriority, loginMethods),
     hideDirectWeb2Inputs: appearance.hideDirectWeb2Inputs ?? false,
     defaultCountry: host.intl?.defaultCountry ?? 'US',
     whatsappEnabled: app?.whatsapp_enabled ?? false,
     passkeysForSignup:
       host.loginConfig?.passkeysForSignupEnabled ?? app?.passkeys_for_signup_enabled ?? false,
     requireUserOwnedRecoveryOnCreate:
-      host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
-      app?.embedded_wallet_config.require_user_owned_recovery_on_create ??
-      false,
-    userOwnedRecoveryOptions: recoveryOptions(host, app),
+      userOwnedRecoveryAllowed(host, app) &&
+      (host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??
+        app?.embedded_wallet_config.require_user_owned_recovery_on_create ??
+        false),
+    userOwnedRecoveryOptions: userOwnedRecoveryAllowed(host, app) ? recoveryOptions(host, app) : [],
+    embeddedWalletMode: userOwnedRecoveryAllowed(host, app)
+      ? 'legacy-embedded-wallets-only'
+      : SERVER_WALLETS_ONLY,
     walletList: appearance.walletList ?? null,
     walletChainType: appearance.walletChainType ?? 'ethereum-only',
     chainsError: chainsConfigError(host),
@@ -251,4 +323,37 @@ export function configKey(config: LatchkeyConfig | undefined): string {
   return JSON.stringify(config ?? {}, (_key, value) =>
     value && typeof value === 'object' && '$$typeof' in value ? '[element]' : value,
   )
+}
+
+/**
+ * The configuration one login draws from (spec 01 §3 "Login data"):
+ * `login()`'s own `loginMethods` replace the app's list and order. Intent
+ * 'connect-or-create' (spec 01 §4) puts wallets first, and a login by any
+ * method but a wallet ends with an embedded wallet for users without one
+ * (Solana for Solana-only apps, else Ethereum) however `createOnLogin` is set.
+ *
+ * @example
+ * resolveLoginConfig(host, app, { loginMethods: ['email'] }).loginMethods // ['email']
+ */
+export function resolveLoginConfig(
+  host: LatchkeyConfig,
+  app: AppConfig | null,
+  options: Pick<LoginOptions, 'loginMethods' | 'intent' | 'walletChainType'>,
+  loginMethod: LoginMethod | null = null,
+): ResolvedConfig {
+  const connectOrCreate = options.intent === 'connect-or-create'
+  if (!options.loginMethods && !connectOrCreate) return resolveConfig(host, app)
+  const { loginMethodsAndOrder: _replaced, ...rest } = host
+  const forLogin: LatchkeyConfig = {
+    ...(options.loginMethods ? { ...rest, loginMethods: options.loginMethods } : host),
+    ...(connectOrCreate
+      ? { appearance: { ...host.appearance, loginGroupPriority: 'web3-first' as const } }
+      : {}),
+  }
+  const config = resolveConfig(forLogin, app)
+  if (!connectOrCreate || loginMethod === 'wallet') return config
+  const walletChainType = options.walletChainType ?? config.walletChainType
+  const chain = walletChainType === 'solana-only' ? 'solana' : 'ethereum'
+  if (config.createOnLogin[chain] !== 'off') return config
+  return { ...config, createOnLogin: { ...config.createOnLogin, [chain]: 'users-without-wallets' } }
 }

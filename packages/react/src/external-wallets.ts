@@ -45,7 +45,7 @@ export function createExternalWalletsHandle(
       ])
       const host = getHostConfig()
       const chains = host.chains ?? [host.defaultChain ?? mainnet]
-      const walletConnect = host.externalWallets?.walletConnect
+      const { walletConnect, rpcTimeoutMs, rpcTimeoutMsByWallet } = host.externalWallets ?? {}
       manager = createExternalWallets({
         appId: client.appId,
         storage: client.storage,
@@ -54,6 +54,8 @@ export function createExternalWalletsHandle(
         defaultChain: host.defaultChain ?? chains[0] ?? mainnet,
         walletConnectProjectId:
           walletConnect?.enabled === false ? null : (walletConnect?.projectId ?? null),
+        ...(rpcTimeoutMs ? { rpcTimeoutMs } : {}),
+        ...(rpcTimeoutMsByWallet ? { rpcTimeoutMsByWallet } : {}),
       })
       manager.subscribe(notify)
       notify()

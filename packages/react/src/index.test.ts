@@ -8,6 +8,7 @@ it('exports exactly these names', () => {
     'LatchkeyLoginPanel',
     'LatchkeyProvider',
     'ProviderRpcError',
+    'useCaptcha',
     'useConnectWallet',
     'useCreateWallet',
     'useCustomAuth',

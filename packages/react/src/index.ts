@@ -50,6 +50,7 @@ export type {
   UserOwnedRecoveryMethod,
 } from './config.ts'
 export type { SignOptions } from './hooks/signing.ts'
+export { type UseCaptchaReturnType, useCaptcha } from './hooks/useCaptcha.ts'
 export { useConnectWallet } from './hooks/useConnectWallet.ts'
 export {
   type UseCustomAuthParameters,

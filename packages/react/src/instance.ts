@@ -25,13 +25,20 @@ export interface LoginOptions {
   disableSignup?: boolean
   /**
    * Link a method to the logged-in user (`openLink`), or replace their email
-   * or phone (`openUpdate`), instead of logging in.
+   * or phone (`openUpdate`), instead of logging in. 'connect-or-create'
+   * (spec 01 §4): a login with wallets first, where a wallet login uses that
+   * wallet and any other login ends with an embedded wallet (created for
+   * users without one, whatever `createOnLogin` says).
    */
-  intent?: 'login' | 'link' | 'update'
+  intent?: 'login' | 'link' | 'update' | 'connect-or-create'
   /** Intent 'update': the address or number being replaced. */
   current?: string
   /** Open straight on this method's input or screen. */
   method?: 'email' | 'sms' | 'wallet' | 'farcaster' | 'passkey'
+  /** With method 'wallet': open straight on this wallet's connection (its slug, e.g. 'metamask'). */
+  wallet?: string
+  /** The login methods this login offers, in order, instead of the app's (spec 01 §3 "Login data"). */
+  loginMethods?: LoginMethod[]
   /** The connect-only wallet modal (no login): see `openConnectWallet`. */
   connectOnly?: boolean
   /** Which external wallets to list (overrides `appearance.walletChainType`). */
@@ -128,7 +135,7 @@ export interface LatchkeyInstance {
    * WALLET_USER_REJECTED.
    */
   openConnectWallet(
-    options?: Pick<LoginOptions, 'walletChainType'>,
+    options?: Pick<LoginOptions, 'walletChainType' | 'wallet'>,
   ): Promise<ConnectedExternalWallet>
   /** The connect-only modal connected `wallet`: the pending `openConnectWallet` resolves. */
   completeConnectWallet(wallet: ConnectedExternalWallet): void

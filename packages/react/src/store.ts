@@ -17,9 +17,10 @@ export type {
 } from './instance.ts'
 export type {
   CloudRecoveryRequest,
+  ConnectEmbeddedWalletRequest,
+  ConnectWalletStep,
   ExportWalletRequest,
   ManagePasskeysRequest,
-  RecoverWalletRequest,
   RecoveryOption,
   SecureAccountRequest,
   SetPasswordRequest,

@@ -15,13 +15,40 @@ import type { UserOwnedRecoveryMethod } from './config.ts'
 export type WalletScreenRequest<T = unknown> =
   | SignMessageRequest<T>
   | SetPasswordRequest
-  | RecoverWalletRequest
   | ExportWalletRequest
   | SecureAccountRequest
   | CloudRecoveryRequest
   | CreateWalletsRequest
   | ManagePasskeysRequest
   | DeleteAccountRequest
+  | ConnectEmbeddedWalletRequest
+
+/**
+ * Spec 03 "Connect wallet": what the connect-wallet screen runs. It connects
+ * through the wallet proxy, recovering automatically where the wallet's
+ * method allows; a password or a cloud backup is asked for on the screen.
+ */
+export interface ConnectWalletStep {
+  /** Core `ensureWalletReady(client, entropyId)`: RECOVERY_REQUIRED when the user must act. */
+  connect(): Promise<void>
+  /** A password-protected wallet on a new device: core `ensureWalletReady` with the password. */
+  recover(password: string): Promise<void>
+  /** A cloud-backed wallet on a new device: leaves for the provider's consent. */
+  startCloudRecovery(provider: CloudRecoveryProvider): Promise<void>
+  /** Keep the loader up at least this long (spec 03 §4: 1 s when export opened it). */
+  minimumDisplayMs?: number
+}
+
+/**
+ * The connect-wallet screen on its own (`useRecoverWallet`, signing without
+ * the sign screen): resolves once the wallet is usable on this device.
+ * Closing it rejects with EMBEDDED_WALLET_CONNECT_EXITED ('User exited before
+ * wallet could be connected'), or RECOVERY_EXITED while it asks for a
+ * password or a cloud consent; after its failure screen, with the failure.
+ */
+export interface ConnectEmbeddedWalletRequest extends ConnectWalletStep {
+  screen: 'connect-embedded-wallet'
+}
 
 /** `uiOptions` of spec 03's "Sign message request": overrides of the screen's defaults. */
 export interface SignMessageUiOptions {
@@ -60,10 +87,12 @@ export type SignMessageRequest<T = unknown> = {
   sign(): Promise<T>
   /** The signing wallet's secret. */
   entropyId: string
-  /** Recovers the wallet with its password when `sign()` fails with RECOVERY_REQUIRED. */
-  recover?(password: string): Promise<void>
-  /** A cloud-backed wallet on a new device: leaves for the provider's consent. */
-  startCloudRecovery?(provider: CloudRecoveryProvider): Promise<void>
+  /**
+   * When `sign()` fails with RECOVERY_REQUIRED (a password or a cloud backup
+   * on a new device), the connect-wallet screen recovers the wallet with
+   * this, then the signature goes on.
+   */
+  recovery?: ConnectWalletStep
 } & SignMessagePayload
 
 /**
@@ -104,6 +133,8 @@ export interface SecureAccountRequest {
   startConsent(provider: CloudRecoveryProvider): Promise<void>
   /** Started by the app (creation on login): no Cancel in the wizard, no way back. */
   automatic?: boolean
+  /** The wallet is not usable on this device yet: the connect-wallet screen comes first. */
+  connectWallet?: ConnectWalletStep
 }
 
 /**
@@ -149,13 +180,14 @@ export interface ExportWalletRequest {
     wallet_index: number | null
     theme: 'light' | 'dark'
   }
-}
-
-/** Spec 02 "Recover wallet with password" on a new device. */
-export interface RecoverWalletRequest {
-  screen: 'recover-wallet'
-  /** Core `ensureWalletReady` with the typed password. */
-  recover(password: string): Promise<void>
+  /** The export page copied a key to the clipboard (each time). */
+  onCopied?(what: 'private_key' | 'seed_phrase'): void
+  /**
+   * The connect-wallet screen first (spec 03 §4: "From export, the screen
+   * shows at least 1 s"): `connectWalletStep(instance, entropyId, {
+   * minimumDisplayMs: CONNECT_WALLET_MIN_DISPLAY_FROM_EXPORT_MS })`.
+   */
+  connectWallet?: ConnectWalletStep
 }
 
 /**

@@ -50,10 +50,12 @@ const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes))
 
 /**
  * Closing the password wizard or the backup options is a choice, not a
- * failure: the hooks reject with SET_PASSWORD_EXITED (their API), and the demo
- * says, neutrally, that nothing changed.
+ * failure: the hooks reject with SET_PASSWORD_EXITED / SET_RECOVERY_EXITED
+ * (their API), and the demo says, neutrally, that nothing changed.
  */
-const isDismissal = (e: unknown) => e instanceof LatchkeyError && e.code === 'SET_PASSWORD_EXITED'
+const isDismissal = (e: unknown) =>
+  e instanceof LatchkeyError &&
+  (e.code === 'SET_PASSWORD_EXITED' || e.code === 'SET_RECOVERY_EXITED')
 
 const isEmbedded = <T extends { connectorType: string }>(
   wallet: T,

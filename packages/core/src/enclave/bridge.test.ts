@@ -182,14 +182,21 @@ describe('wallet proxy availability', () => {
     ).toThrow('Embedded wallets require HTTPS (except on localhost)')
   })
 
-  it('rejects pending calls when destroyed', async () => {
+  it("rejects pending and later calls with 'Cannot connect to wallet proxy' when destroyed", async () => {
     const { bridge, whenPosted, deliver, listeners } = setup()
     deliver({ event: 'latchkey:iframe:ready' })
     const answer = bridge.request('latchkey:wallets:connect', {})
     await whenPosted(1)
     bridge.destroy()
-    await expect(answer).rejects.toMatchObject({ code: 'WALLET_PROXY_UNAVAILABLE' })
+    await expect(answer).rejects.toMatchObject({
+      code: 'WALLET_PROXY_DISCONNECTED',
+      message: 'Cannot connect to wallet proxy',
+    })
     expect(listeners.size).toBe(0)
+    // Spec 02 §8: the frame is gone, so a later call fails at once (no 30 s wait).
+    await expect(bridge.request('latchkey:wallets:connect', {})).rejects.toMatchObject({
+      code: 'WALLET_PROXY_DISCONNECTED',
+    })
   })
 })
 

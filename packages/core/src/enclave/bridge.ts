@@ -69,7 +69,9 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
  * own frame (security bar 46: a prefix or look-alike origin is ignored);
  * requests are posted to that exact origin, never to "*". A frame that fails
  * to load only logs a warning; calls then fail with "Failed to connect to
- * wallet proxy" once the init timeout passes.
+ * wallet proxy" (WALLET_PROXY_UNAVAILABLE) once the init timeout passes. A
+ * frame that is gone (removed from the page, or the bridge destroyed) fails
+ * calls at once with "Cannot connect to wallet proxy" (WALLET_PROXY_DISCONNECTED).
  *
  * @example
  * const bridge = createEnclaveBridge({ url: `${apiUrl}/apps/${appId}/embedded-wallets` })
@@ -96,6 +98,7 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     markReady = resolve
   })
   let isReady = false
+  let destroyed = false
   // Known once the enclave is ready (with or without a key) or cannot be.
   let thumbprint: string | null = null
   let markKeyKnown!: () => void
@@ -163,9 +166,11 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
           'INTERNAL_ERROR',
           `Enclave events start with ${ENCLAVE_EVENT_PREFIX}`,
         )
+      if (destroyed) throw new LatchkeyError('WALLET_PROXY_DISCONNECTED')
       await waitReady(requestOptions.initTimeoutMs ?? initTimeoutMs)
       const target = iframe.contentWindow
-      if (!target) throw new LatchkeyError('WALLET_PROXY_UNAVAILABLE')
+      // Spec 02 §8: the frame is no longer in the page.
+      if (!target || destroyed) throw new LatchkeyError('WALLET_PROXY_DISCONNECTED')
       const id = newId()
       return new Promise<T>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (data: unknown) => void, reject })
@@ -183,10 +188,11 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
       })
     },
     destroy() {
+      destroyed = true
       markKeyKnown()
       win.removeEventListener('message', onMessage)
       for (const waiter of pending.values())
-        waiter.reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE'))
+        waiter.reject(new LatchkeyError('WALLET_PROXY_DISCONNECTED'))
       pending.clear()
       iframe.remove?.()
     },

@@ -61,7 +61,11 @@ export function withWalletTimeout<T>(
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LatchkeyError('WALLET_REQUEST_TIMEOUT')), ms)
+    // Spec 01 §8: the provider-level message is 'Wallet timeout'; users read the catalogue's title.
+    timer = setTimeout(
+      () => reject(new LatchkeyError('WALLET_REQUEST_TIMEOUT', 'Wallet timeout')),
+      ms,
+    )
   })
   return Promise.race([promise, timeout])
     .catch((error: unknown) => {

@@ -101,3 +101,14 @@ export function watchEthereumWallets(
     target.removeEventListener('ethereum#initialized', checkLegacy)
   }
 }
+
+/**
+ * Phantom's Ethereum provider, `window.phantom.ethereum`: Phantom injects it
+ * (docs.phantom.com, "Detecting the provider") only while Ethereum is on in
+ * its settings. Its Solana side alone (`window.phantom.solana`, the Wallet
+ * Standard registration) means multichain is off (spec 01 §8).
+ */
+export function phantomEthereumProvider(target: Window): EIP1193Provider | null {
+  const phantom = (target as Window & { phantom?: { ethereum?: LegacyFlags } }).phantom
+  return typeof phantom?.ethereum?.request === 'function' ? phantom.ethereum : null
+}

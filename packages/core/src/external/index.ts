@@ -3,6 +3,8 @@
  * SIWE / SIWS sign-in. A separate entry so apps and the modal load it only
  * when a wallet is needed.
  */
+
+export { addChainParameters, checkChains, switchEthereumChain } from './chains.ts'
 export { providerErrorCode, toWalletError, withWalletTimeout } from './errors.ts'
 export type {
   DetectedEthereumWallet,
@@ -11,15 +13,11 @@ export type {
 } from './ethereum-discovery.ts'
 export { watchEthereumWallets } from './ethereum-discovery.ts'
 export {
-  addChainParameters,
   type ConnectHooks,
-  checkChains,
   createExternalWallets,
   type ExternalWallets,
   type ExternalWalletsOptions,
   type ExternalWalletsState,
-  hasStoredWalletConnections,
-  switchEthereumChain,
 } from './external-wallets.ts'
 export {
   DEFAULT_WALLET_LIST,
@@ -51,3 +49,4 @@ export type {
   WalletOption,
   WalletOptionKind,
 } from './types.ts'
+export { hasStoredWalletConnections } from './wallet-store.ts'

@@ -1,3 +1,4 @@
+import { METAMASK_WALLETCONNECT_SIGN_DELAY_MS } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import type {
   AuthMode,
@@ -14,8 +15,8 @@ import { LatchkeyError } from '../errors.ts'
 import { loginRequest } from '../flows/login-request.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
+import { switchEthereumChain } from './chains.ts'
 import { withWalletTimeout } from './errors.ts'
-import { switchEthereumChain } from './external-wallets.ts'
 import { buildMemoTransaction } from './memo-transaction.ts'
 import type {
   ConnectedEthereumExternalWallet,
@@ -87,7 +88,7 @@ export async function signInWithEthereum(
   let chainId = Number(wallet.chainId.split(':')[1])
   if (!options.chains.some((c) => c.id === chainId)) {
     options.onStatus?.('switching-chain')
-    await switchEthereumChain(provider, options.defaultChain)
+    await switchEthereumChain(provider, options.defaultChain, wallet.rpcTimeoutMs)
     chainId = options.defaultChain.id
   }
   const address = getAddress(wallet.address)
@@ -108,8 +109,12 @@ export async function signInWithEthereum(
     ...(options.statement ? { statement: options.statement } : {}),
   })
   options.onStatus?.('awaiting-signature')
+  // Spec 01 §9: MetaMask's app drops a request sent over WalletConnect right after it connected.
+  if (wallet.connectorType === 'wallet_connect_v2' && wallet.walletClientType === 'metamask')
+    await new Promise((resolve) => setTimeout(resolve, METAMASK_WALLETCONNECT_SIGN_DELAY_MS))
   const signature = (await withWalletTimeout(
     provider.request({ method: 'personal_sign', params: [stringToHex(message), address] }),
+    wallet.rpcTimeoutMs,
   )) as Hex
   return submit(
     client,

@@ -24,6 +24,11 @@ interface ConnectedWalletBase {
   connectorType: import('@latchkey/protocol/constants').ConnectorType
   imported: false
   meta: { name: string; icon: string | null; id: string }
+  /**
+   * How long Latchkey waits for this wallet to answer a request (spec 01 §9:
+   * default 120 s, overridable per wallet); absent on wallets built elsewhere.
+   */
+  rpcTimeoutMs?: number
   /** Forgets the connection (and asks the wallet to disconnect where it can). */
   disconnect(): Promise<void>
 }

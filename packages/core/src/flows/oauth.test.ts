@@ -64,13 +64,13 @@ const sentBody = (calls: Array<{ body: unknown }>) => calls[0]?.body as Record<s
 afterEach(() => sessionStorage.clear())
 
 describe('initOAuth', () => {
-  it('sends provider, redirect, S256 challenge and a 256-bit state, then navigates', async () => {
+  it('sends provider, redirect, S256 challenge and a 256-bit state naming the provider, then navigates', async () => {
     const { client, calls } = setup()
     expect(await start(client)).toBe('https://accounts.example/auth?x=1')
     const body = sentBody(calls)
     expect(calls[0]?.url).toBe(`http://localhost:8787${routes.oauthInit}`)
     expect(body).toMatchObject({ provider: 'github', redirect_to: PAGE, intent: 'login' })
-    expect(body.state_code).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(body.state_code).toMatch(/^github\.[A-Za-z0-9_-]{43}$/)
     const pending = JSON.parse(sessionStorage.getItem(oauthPendingKey(APP_ID)) ?? '{}')
     expect(pending.stateCode).toBe(body.state_code)
     expect(await pkceChallenge(pending.codeVerifier)).toBe(body.code_challenge)
@@ -100,9 +100,8 @@ describe('takeOAuthReturn', () => {
     })
     expect(ret).toMatchObject({ ok: true, provider: 'github', authorizationCode: 'abc' })
     expect(replaced).toBe(`${PAGE}?keep=1`)
-    expect(takeOAuthReturn(client, { url: `${PAGE}?code=abc&state=${state}`, now: 2_000 })).toBe(
-      null,
-    )
+    // Once: the address it leaves carries no return.
+    expect(takeOAuthReturn(client, { url: replaced, now: 2_000 })).toBe(null)
   })
 
   it("leaves a return started by the modal to the modal, and the app's to the app", async () => {
@@ -115,12 +114,7 @@ describe('takeOAuthReturn', () => {
     ).toMatchObject({ ok: true, ui: 'modal', authorizationCode: 'abc' })
   })
 
-  it('ignores a return when this tab has no pending OAuth login', () => {
-    const { client } = setup()
-    expect(takeOAuthReturn(client, { url: `${PAGE}?code=abc&state=s`, replaceUrl() {} })).toBe(null)
-  })
-
-  it("a code of 'undefined' (or an error) is a denial: OAUTH_INVALID_CODE", async () => {
+  it("a code of 'undefined' is a denial: OAUTH_INVALID_CODE (spec 01 §5)", async () => {
     const { client, calls } = setup()
     await start(client)
     const state = sentBody(calls).state_code
@@ -137,7 +131,7 @@ describe('takeOAuthReturn', () => {
     const { client } = setup()
     await start(client)
     const ret = takeOAuthReturn(client, {
-      url: `${PAGE}?code=abc&state=attacker-state`,
+      url: `${PAGE}?code=abc&state=github.${'a'.repeat(43)}`,
       now: 2_000,
       replaceUrl() {},
     })
@@ -161,12 +155,18 @@ describe('takeOAuthReturn', () => {
     expect(sessionStorage.getItem(oauthPendingKey(APP_ID))).not.toBeNull()
   })
 
-  it('ignores a pending login older than the limit', async () => {
+  it('does not finish a pending login older than the limit: OAUTH_LOGIN_EXPIRED', async () => {
     const { client, calls } = setup()
     await start(client)
     const state = sentBody(calls).state_code
     const url = `${PAGE}?code=abc&state=${state}`
-    expect(takeOAuthReturn(client, { url, now: 1_000 + OAUTH_LOGIN_MAX_AGE_MS + 1 })).toBeNull()
+    const ret = takeOAuthReturn(client, {
+      url,
+      now: 1_000 + OAUTH_LOGIN_MAX_AGE_MS + 1,
+      replaceUrl() {},
+    })
+    expect(ret).toMatchObject({ ok: false, reason: 'expired', provider: 'github' })
+    expect(sessionStorage.getItem(oauthPendingKey(APP_ID))).toBeNull()
   })
 })
 
@@ -225,7 +225,7 @@ describe('completeOAuth', () => {
       replaceUrl() {},
     })
     if (!ret) throw new Error('no return')
-    await expect(completeOAuth(client, ret)).rejects.toMatchObject({ code: 'OAUTH_INVALID_CODE' })
+    await expect(completeOAuth(client, ret)).rejects.toMatchObject({ code: 'OAUTH_USER_DENIED' })
     expect(calls).toHaveLength(1)
   })
 })

@@ -12,52 +12,28 @@ import { setRecentLoginMethod } from '../recent-login.ts'
 import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 import { toUser, type User } from '../user.ts'
 import { loginRequest } from './login-request.ts'
-// Cloud recovery's pending consent: a return carrying its state is not ours.
-import { cloudPendingKey, oauthPendingKey } from './pending-keys.ts'
+import type { OAuthReturn, OAuthUi, PendingOAuth } from './oauth-return.ts'
+import { oauthStateCode } from './oauth-state.ts'
+import { oauthPendingKey } from './pending-keys.ts'
 
+export {
+  OAUTH_LOGIN_MAX_AGE_MS,
+  type OAuthReturn,
+  type OAuthReturnFailure,
+  type OAuthUi,
+  type PendingOAuth,
+  takeOAuthReturn,
+} from './oauth-return.ts'
 export { oauthPendingKey }
 
 /*
  * OAuth login (spec 01 §4 "OAuth", §7; docs/login-oauth.md): a full-page
  * redirect to the provider and back to this page. Before leaving, this tab
  * keeps the PKCE verifier, the state code, the provider and the intent in
- * sessionStorage (under its own key: cloud recovery keeps its consents under
- * another, and each flow only consumes a return carrying its own state). On
- * return the provider's parameters are read once and removed from the
- * address bar; the server exchanges the code.
+ * sessionStorage. The state code names the provider (oauth-state.ts), so the
+ * return carries code, state and provider; oauth-return.ts reads it once and
+ * removes it from the address bar; the server exchanges the code.
  */
-
-/** Kept across the redirect (sessionStorage, this tab). */
-export interface PendingOAuth {
-  provider: OAuthProvider
-  intent: 'login' | 'link'
-  disableSignup: boolean
-  stateCode: string
-  codeVerifier: string
-  createdAt: number
-  /** Which UI finishes the return: the modal, or the app's own (a hook or core). */
-  ui?: OAuthUi
-}
-
-/** Who started (and so finishes) a redirect: Latchkey's modal or the app's own UI. */
-export type OAuthUi = 'modal' | 'app'
-
-/** A pending login older than this is ignored on return (provider codes live minutes). */
-export const OAUTH_LOGIN_MAX_AGE_MS = 15 * 60 * 1000
-
-/** Query parameters a provider adds on return; all are removed from the address bar. */
-const RETURN_PARAMS = [
-  'code',
-  'state',
-  'scope',
-  'error',
-  'error_description',
-  'error_reason',
-  'iss',
-  'authuser',
-  'prompt',
-  'hd',
-]
 
 export interface InitOAuthParameters {
   provider: OAuthProvider
@@ -77,7 +53,7 @@ export interface InitOAuthParameters {
 
 /**
  * Starts an OAuth login or link: keeps the PKCE verifier (S256) and a
- * 256-bit state in this tab, asks the server for the provider's URL and
+ * 256-bit state naming the provider in this tab, asks the server for the provider's URL and
  * navigates there. Resolves just before the page unloads.
  *
  * @example
@@ -94,7 +70,7 @@ export async function initOAuth(
     provider: parameters.provider,
     intent,
     disableSignup: intent === 'login' && parameters.disableSignup === true,
-    stateCode: randomCode(32),
+    stateCode: oauthStateCode(parameters.provider),
     codeVerifier: randomCode(48),
     createdAt: (parameters.now ?? Date.now)(),
     ui: parameters.ui ?? 'app',
@@ -115,110 +91,6 @@ export async function initOAuth(
       : await client.http.request<OAuthInitResponse>(routes.oauthInit, { body, auth: false })
   store.setItem(oauthPendingKey(client.appId), JSON.stringify(pending))
   ;(parameters.navigate ?? ((to: string) => globalThis.location.assign(to)))(url)
-}
-
-function readPending(appId: string, now: number): PendingOAuth | null {
-  const raw = sessionStore()?.getItem(oauthPendingKey(appId))
-  if (!raw) return null
-  try {
-    const pending = JSON.parse(raw) as PendingOAuth
-    if (typeof pending.stateCode !== 'string' || typeof pending.codeVerifier !== 'string')
-      return null
-    return now - pending.createdAt <= OAUTH_LOGIN_MAX_AGE_MS ? pending : null
-  } catch {
-    return null
-  }
-}
-
-function cloudConsentState(appId: string): string | null {
-  try {
-    const raw = sessionStore()?.getItem(cloudPendingKey(appId))
-    const state = raw ? (JSON.parse(raw) as { stateCode?: unknown }).stateCode : null
-    return typeof state === 'string' ? state : null
-  } catch {
-    return null
-  }
-}
-
-/** What a provider's return gave this tab. */
-export type OAuthReturn =
-  | {
-      ok: true
-      provider: OAuthProvider
-      intent: 'login' | 'link'
-      ui: OAuthUi
-      disableSignup: boolean
-      authorizationCode: string
-      stateCode: string
-      codeVerifier: string
-    }
-  | {
-      ok: false
-      provider: OAuthProvider
-      intent: 'login' | 'link'
-      ui: OAuthUi
-      /** OAUTH_INVALID_CODE (denied or no code) or OAUTH_STATE_MISMATCH (a foreign state). */
-      error: LatchkeyError
-      reason: 'denied' | 'state-mismatch'
-    }
-
-/**
- * Reads a provider's return once (spec 01 §2): only when this tab has a
- * pending OAuth login and the address carries `state` with `code` or
- * `error`. Removes them from the address bar (history.replaceState) and the
- * pending login from storage. A return carrying cloud recovery's state is
- * left for takeCloudConsentReturn, and with `ui` a return started by the
- * other UI is left for it (the modal and an app's hook never take each
- * other's). A code of 'undefined' or a missing code is
- * a denial; a state that is not this tab's is OAUTH_STATE_MISMATCH (spec 01
- * §6: a possible phishing attempt). Null when there is nothing to finish.
- *
- * @example
- * const back = takeOAuthReturn(client)
- * if (back) await completeOAuth(client, back)
- */
-export function takeOAuthReturn(
-  client: LatchkeyClient,
-  options: { url?: string; now?: number; ui?: OAuthUi; replaceUrl?: (url: string) => void } = {},
-): OAuthReturn | null {
-  const href = options.url ?? globalThis.location?.href
-  if (!href) return null
-  const url = new URL(href)
-  const params = url.searchParams
-  const state = params.get('state')
-  if (state === null || !(params.has('code') || params.has('error'))) return null
-  const pending = readPending(client.appId, options.now ?? Date.now())
-  if (!pending) return null
-  if (state !== pending.stateCode && state === cloudConsentState(client.appId)) return null
-  const ui = pending.ui ?? 'app'
-  if (options.ui && options.ui !== ui) return null
-
-  sessionStore()?.removeItem(oauthPendingKey(client.appId))
-  const code = params.get('code')
-  for (const name of RETURN_PARAMS) params.delete(name)
-  const replace =
-    options.replaceUrl ??
-    ((to: string) => globalThis.history?.replaceState(globalThis.history.state, '', to))
-  replace(url.toString())
-
-  const base = { provider: pending.provider, intent: pending.intent, ui }
-  if (state !== pending.stateCode)
-    return {
-      ...base,
-      ok: false,
-      error: new LatchkeyError('OAUTH_STATE_MISMATCH'),
-      reason: 'state-mismatch',
-    }
-  if (!code || code === 'undefined')
-    return { ...base, ok: false, error: new LatchkeyError('OAUTH_INVALID_CODE'), reason: 'denied' }
-  return {
-    ...base,
-    ok: true,
-    disableSignup: pending.disableSignup,
-    authorizationCode: code,
-    stateCode: pending.stateCode,
-    codeVerifier: pending.codeVerifier,
-  }
 }
 
 export interface CompleteOAuthReturnType {

@@ -1,4 +1,5 @@
 import { sessionStore } from '../redirect.ts'
+import { oauthReturnInUrl } from './oauth-state.ts'
 
 /*
  * Where a redirect flow (OAuth, Telegram, cloud recovery) keeps its pending state in this
@@ -17,13 +18,44 @@ export const telegramPendingKey = (appId: string) => `latchkey:${appId}:telegram
 export const cloudPendingKey = (appId: string) => `latchkey:${appId}:cloud-recovery`
 
 /**
- * This tab left for a social provider or Telegram and may be on its way back:
- * cheap enough for a provider to call on every mount.
+ * This tab left for a social provider or Telegram and may be on its way back,
+ * or the address carries a social login's return (spec 01 §2: read and
+ * removed even when this tab has no pending login for it): cheap enough for a
+ * provider to call on every mount.
  */
 export function redirectLoginPending(appId: string): boolean {
   const store = sessionStore()
   return (
     store?.getItem(oauthPendingKey(appId)) != null ||
-    store?.getItem(telegramPendingKey(appId)) != null
+    store?.getItem(telegramPendingKey(appId)) != null ||
+    oauthReturnInUrl()
   )
+}
+
+/** What every redirect flow keeps while it is away: its state, PKCE verifier and start time. */
+export interface PendingRedirect {
+  stateCode: string
+  codeVerifier: string
+  createdAt: number
+}
+
+/**
+ * The pending record under `key`, or null when there is none, it is not one
+ * this code wrote, or it is older than `maxAgeMs`.
+ */
+export function readPendingRedirect<T extends PendingRedirect>(
+  key: string,
+  now: number,
+  maxAgeMs: number,
+): T | null {
+  const raw = sessionStore()?.getItem(key)
+  if (!raw) return null
+  try {
+    const pending = JSON.parse(raw) as T
+    if (typeof pending.stateCode !== 'string' || typeof pending.codeVerifier !== 'string')
+      return null
+    return now - pending.createdAt <= maxAgeMs ? pending : null
+  } catch {
+    return null
+  }
 }

@@ -150,6 +150,22 @@ describe('takeCloudConsentReturn', () => {
     expect(back).toMatchObject({ ok: false, code: 'CLOUD_BACKUP_FAILED', reason: 'denied' })
   })
 
+  it("a provider error other than a denial is 'Recovery OAuth failed'", async () => {
+    const { client, calls } = setup()
+    await startGoogle(client)
+    const state = sentState(calls)
+    const back = takeCloudConsentReturn(client, {
+      url: `${PAGE}?error=server_error&state=${state}`,
+      now: 2_000,
+      replaceUrl() {},
+    })
+    expect(back).toMatchObject({
+      ok: false,
+      code: 'RECOVERY_OAUTH_FAILED',
+      reason: 'provider-error',
+    })
+  })
+
   it('ignores a return with no consent started in this tab, or an expired one', async () => {
     const { client, calls } = setup()
     expect(

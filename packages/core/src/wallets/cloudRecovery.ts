@@ -7,7 +7,7 @@ import type {
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
-import { cloudPendingKey } from '../flows/pending-keys.ts'
+import { cloudPendingKey, readPendingRedirect } from '../flows/pending-keys.ts'
 import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 
 /*
@@ -42,8 +42,15 @@ export type CloudRecoveryReturn =
   | {
       ok: false
       pending: PendingCloudRecovery
-      /** OAUTH_STATE_MISMATCH when the state is not ours; else the action's failure code. */
-      code: 'CLOUD_BACKUP_FAILED' | 'CLOUD_RECOVERY_FAILED' | 'OAUTH_STATE_MISMATCH'
+      /**
+       * OAUTH_STATE_MISMATCH when the state is not ours; RECOVERY_OAUTH_FAILED when the
+       * provider answered with an error other than a denial; else the action's failure code.
+       */
+      code:
+        | 'CLOUD_BACKUP_FAILED'
+        | 'CLOUD_RECOVERY_FAILED'
+        | 'OAUTH_STATE_MISMATCH'
+        | 'RECOVERY_OAUTH_FAILED'
       reason: 'denied' | 'state-mismatch' | 'provider-error'
     }
 
@@ -124,18 +131,8 @@ export async function startCloudConsent(
   ;(parameters.navigate ?? ((to: string) => globalThis.location.assign(to)))(url)
 }
 
-function readPending(client: LatchkeyClient, now: number): PendingCloudRecovery | null {
-  const raw = sessionStore()?.getItem(pendingKey(client))
-  if (!raw) return null
-  try {
-    const pending = JSON.parse(raw) as PendingCloudRecovery
-    if (typeof pending.stateCode !== 'string' || typeof pending.codeVerifier !== 'string')
-      return null
-    return now - pending.createdAt <= CLOUD_CONSENT_MAX_AGE_MS ? pending : null
-  } catch {
-    return null
-  }
-}
+const readPending = (client: LatchkeyClient, now: number) =>
+  readPendingRedirect<PendingCloudRecovery>(pendingKey(client), now, CLOUD_CONSENT_MAX_AGE_MS)
 
 const failureCode = (action: CloudRecoveryAction) =>
   action === 'recover' ? 'CLOUD_RECOVERY_FAILED' : 'CLOUD_BACKUP_FAILED'
@@ -178,13 +175,16 @@ export function takeCloudConsentReturn(
     if (answer.get('state') !== pending.stateCode)
       return { ok: false, pending, code: 'OAUTH_STATE_MISMATCH', reason: 'state-mismatch' }
     const code = answer.get('code')
-    if (!code || code === 'undefined')
+    if (!code || code === 'undefined') {
+      const denied = answer.get('error') === 'access_denied'
       return {
         ok: false,
         pending,
-        code: failureCode(pending.action),
-        reason: answer.get('error') === 'access_denied' ? 'denied' : 'provider-error',
+        // Spec 02 §8 'Recovery OAuth failed': the provider refused for a reason of its own.
+        code: denied ? failureCode(pending.action) : 'RECOVERY_OAUTH_FAILED',
+        reason: denied ? 'denied' : 'provider-error',
       }
+    }
     return {
       ok: true,
       pending,

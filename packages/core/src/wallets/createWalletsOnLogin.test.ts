@@ -49,6 +49,33 @@ describe('chainsToCreateOnLogin (spec 01 §3 createOnLogin)', () => {
       }),
     ).toEqual([])
   })
+  it("'users-without-wallets' counts an external wallet on the chain; 'all-users' does not", () => {
+    const external = {
+      type: 'wallet' as const,
+      address: '0x2222222222222222222222222222222222222222',
+      chain_type: 'ethereum' as const,
+      chain_id: 'eip155:1',
+      wallet_index: null,
+      wallet_client_type: 'metamask',
+      connector_type: 'injected' as const,
+      imported: false as const,
+      delegated: false as const,
+      verified_at: 1,
+      first_verified_at: 1,
+      latest_verified_at: 1,
+    }
+    const base = wireUser()
+    const siweUser = toUser({ ...base, linked_accounts: [...base.linked_accounts, external] })
+    expect(
+      chainsToCreateOnLogin(siweUser, {
+        ethereum: 'users-without-wallets',
+        solana: 'users-without-wallets',
+      }),
+    ).toEqual(['solana'])
+    expect(chainsToCreateOnLogin(siweUser, { ethereum: 'all-users', solana: 'off' })).toEqual([
+      'ethereum',
+    ])
+  })
   it('includes guests: a guest is an authenticated user (spec 02)', () => {
     const guest = toUser({ ...wireUser(), linked_accounts: [], is_guest: true })
     for (const setting of ['all-users', 'users-without-wallets'] as const)

@@ -1,6 +1,7 @@
 import type { RecoveryChoice, UserWire } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
-import { isEmbeddedWallet, toUser, type User } from '../user.ts'
+import { LatchkeyError } from '../errors.ts'
+import { toUser, type User } from '../user.ts'
 import { embeddedWallets } from './createWallet.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady, type RecoveryCredentials } from './ensureWalletReady.ts'
@@ -17,8 +18,9 @@ export interface CreateOnLoginConfig {
  * The chains to create an index-0 wallet on right after login, Ethereum first.
  * Guests count as users (spec 02: wallet creation is for authenticated users).
  * `all-users`: anyone without an embedded wallet on that chain;
- * `users-without-wallets`: only users with no wallet of any kind on that chain
- * (external wallets count once they can be linked).
+ * `users-without-wallets`: only users with no linked wallet of any kind on
+ * that chain, so a user who logged in with (or linked) MetaMask or Phantom
+ * gets no embedded wallet on that chain.
  */
 export function chainsToCreateOnLogin(
   user: User,
@@ -28,7 +30,7 @@ export function chainsToCreateOnLogin(
   for (const chain of ['ethereum', 'solana'] as const) {
     const setting = config[chain]
     if (setting === 'off') continue
-    const onChain = user.linkedAccounts.filter((a) => isEmbeddedWallet(a) && a.chainType === chain)
+    const onChain = user.linkedAccounts.filter((a) => a.type === 'wallet' && a.chainType === chain)
     const embeddedOnChain = embeddedWallets(user, chain)
     if (setting === 'all-users' ? embeddedOnChain.length === 0 : onChain.length === 0)
       chains.push(chain)
@@ -61,7 +63,7 @@ export async function createWalletsOnLogin(
       { chain_types: chains, recovery },
       { notAuthenticated: 'WALLET_NOT_AUTHENTICATED' },
     )
-    user = toUser(wire)
+    user = withWallets(toUser(wire), chains)
     client.session.setUser(user)
     return user
   }
@@ -73,8 +75,23 @@ export async function createWalletsOnLogin(
       { entropy_id: secret.entropyId, chain_type: chain, wallet_index: 0 },
       { notAuthenticated: 'WALLET_NOT_AUTHENTICATED' },
     )
-    user = toUser(wire)
+    user = withWallets(toUser(wire), [chain])
     client.session.setUser(user)
   }
+  return user
+}
+
+/**
+ * The enclave's answer must hold an embedded wallet on every chain it
+ * created; one without is WALLET_DATA_MISSING ('Wallet data is missing',
+ * spec 02 §8) rather than a login that silently has no wallet.
+ */
+function withWallets(user: User, chains: Array<'ethereum' | 'solana'>): User {
+  const missing = chains.filter((chain) => embeddedWallets(user, chain).length === 0)
+  if (missing.length > 0)
+    throw new LatchkeyError(
+      'WALLET_DATA_MISSING',
+      `No ${missing.join(' or ')} wallet in the answer`,
+    )
   return user
 }

@@ -39,8 +39,9 @@ export function newKeyId(): string {
 /**
  * Errors that already tell the UI what to do, kept as they are: the session
  * is gone, the OAuth state is not this browser's, the app has no cloud
- * recovery, or the server is rate limiting. Everything else in a cloud step
- * becomes CLOUD_BACKUP_FAILED / CLOUD_RECOVERY_FAILED.
+ * recovery, or the server is rate limiting; and a consent the server could
+ * not exchange (RECOVERY_OAUTH_FAILED, see `openDrive`). Everything else in a
+ * cloud step becomes CLOUD_BACKUP_FAILED / CLOUD_RECOVERY_FAILED.
  */
 const PRECISE_CODES = new Set<ErrorCode>([
   'UNAUTHORIZED',
@@ -50,6 +51,7 @@ const PRECISE_CODES = new Set<ErrorCode>([
   'OAUTH_STATE_MISMATCH',
   'CLOUD_RECOVERY_NOT_CONFIGURED',
   'TOO_MANY_REQUESTS',
+  'RECOVERY_OAUTH_FAILED',
 ])
 
 /** What went wrong, in words without secrets (server messages and store errors carry none). */
@@ -80,13 +82,22 @@ function assertProvider(oauth: CloudOAuthResult, method: CloudRecoveryProvider):
     throw new PageError('INVALID_PAYLOAD', `The consent is for ${oauth.provider}, not ${method}`)
 }
 
-/** Exchanges the consent at the server and opens the drive it grants. */
+/**
+ * Exchanges the consent at the server and opens the drive it grants. A
+ * consent the server or the provider refused is spec 02 §8 'Recovery OAuth
+ * failed' (the screens still say '{Recovery|Back up} with {provider}
+ * unsuccessful'); precise codes pass as they are.
+ */
 async function openDrive(
   deps: CloudRecoveryDeps,
   token: string,
   oauth: CloudOAuthResult,
 ): Promise<CloudKeyStore> {
-  const access = await deps.api.cloudAuthenticate(token, oauth)
+  const access = await deps.api.cloudAuthenticate(token, oauth).catch((error: unknown) => {
+    if (error instanceof PageError && PRECISE_CODES.has(error.code)) throw error
+    const name = cloudRecoveryProviderNames[oauth.provider]
+    throw new PageError('RECOVERY_OAUTH_FAILED', `${name}: ${causeOf(error)}`)
+  })
   if (access.provider !== oauth.provider)
     throw new PageError('INTERNAL_ERROR', 'the server granted another provider')
   return deps.keyStore(access)

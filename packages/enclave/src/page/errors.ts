@@ -53,3 +53,22 @@ export function serverError(status: number, body: unknown): PageError {
   if (status === 401) return new PageError('UNAUTHORIZED')
   return new PageError('INTERNAL_ERROR', `The server answered ${status}`)
 }
+
+/** Which failures of one operation answer another code: by code, or `unexpected` for any non-PageError. */
+export type FailureNames = { [K in ErrorCode | 'unexpected']?: ErrorCode }
+
+/**
+ * Runs `step`, answering its failures with the names spec 02 §8 / spec 03 §8
+ * give them where `names` says so (e.g. a recovery whose server data is gone
+ * is 'Wallet data is missing', not 'Embedded wallet not found'). The message
+ * becomes the new code's wording; other failures pass unchanged.
+ */
+export async function naming<T>(names: FailureNames, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step()
+  } catch (error) {
+    const code = names[error instanceof PageError ? error.code : 'unexpected']
+    if (code) throw new PageError(code)
+    throw error
+  }
+}

@@ -248,7 +248,7 @@ describe('cloud recovery: refusals and failures', () => {
       method: 'google-drive',
       oauth: h.server.consent('google-drive', ALICE_GOOGLE),
     })
-    expect(refused.error?.code).toBe('INTERNAL_ERROR')
+    expect(refused.error?.code).toBe('USER_WALLET_CREATION_FAILED')
     expect(h.store.records.size).toBe(0)
     const before = google.files(ALICE_GOOGLE).length
 
@@ -261,7 +261,7 @@ describe('cloud recovery: refusals and failures', () => {
     expect((await h.store.get(APP_ID, entropyId))?.recoveryMethod).toBe('google-drive')
   })
 
-  it('a refused exchange or an unreachable drive is CLOUD_BACKUP_FAILED, and nothing is created', async () => {
+  it("a refused exchange is 'Recovery OAuth failed', an unreachable drive CLOUD_BACKUP_FAILED; nothing is created", async () => {
     const h = setup()
     h.server.failNext(routes.recoveryOAuthAuthenticate, {
       status: 424,
@@ -271,8 +271,9 @@ describe('cloud recovery: refusals and failures', () => {
       method: 'google-drive',
       oauth: h.server.consent('google-drive', ALICE_GOOGLE),
     })
+    // Spec 02 §8: the cloud-drive consent could not be exchanged.
     expect(refused.error).toEqual({
-      code: 'CLOUD_BACKUP_FAILED',
+      code: 'RECOVERY_OAUTH_FAILED',
       message: 'Google Drive: Google refused the code',
     })
 

@@ -98,7 +98,13 @@ describe('create', () => {
     })
     expect(answer.targetOrigin).toBe(HOST)
     expect(answer.message.event).toBe('latchkey:wallets:create:error')
-    const expected = failure === 'network' ? 'NETWORK_ERROR' : (failure.body.code as string)
+    // Spec 02 §8: a failure the server does not name is 'User wallet creation failed'.
+    const expected =
+      failure === 'network'
+        ? 'NETWORK_ERROR'
+        : failure.status === 500
+          ? 'USER_WALLET_CREATION_FAILED'
+          : (failure.body.code as string)
     expect(answer.message.error?.code).toBe(expected)
     expect(h.store.records.size).toBe(0)
   })

@@ -18,7 +18,6 @@ import {
   derivePasswordKey,
   generateRecoveryKey,
   newPasswordKdf,
-  openRecoveryShare,
   sealRecoveryShare,
 } from '../recovery.ts'
 import {
@@ -31,12 +30,19 @@ import {
 import { reconstructAndVerify, splitSecret } from '../shares.ts'
 import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
-import { type CloudRecoveryDeps, openWithCloudKey, sealWithCloudKey } from './cloud-recovery.ts'
-import { PageError } from './errors.ts'
+import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'
+import { type FailureNames, naming, PageError } from './errors.ts'
+import { createRecoverHandler } from './recover.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
 import type { DeviceShareStore } from './store.ts'
 
 type Payload<E extends EnclaveEvent> = z.output<(typeof enclaveRequestSchemas)[E]>
+
+/** Spec 02 §8 'User wallet creation failed': a creation failure nobody named. */
+const CREATION: FailureNames = {
+  INTERNAL_ERROR: 'USER_WALLET_CREATION_FAILED',
+  unexpected: 'USER_WALLET_CREATION_FAILED',
+}
 
 export interface HandlerDeps {
   appId: string
@@ -201,7 +207,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           address: addressOf(secret, chain, 0),
           wallet_index: 0,
         }))
-        return await storeNewSecret(data.access_token, secret, 'hd', wallets, data.recovery)
+        return await naming(CREATION, () =>
+          storeNewSecret(data.access_token, secret, 'hd', wallets, data.recovery),
+        )
       } finally {
         wipeSecret(secret)
       }
@@ -274,64 +282,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
     },
 
-    async 'latchkey:wallets:recover'(data): Promise<ConnectAnswer> {
-      const material = await api.recovery(data.access_token, data.entropy_id)
-      let deviceShare: Uint8Array
-      if (material.method === 'latchkey') {
-        const key = base64urlToBytes(material.recovery_key)
-        try {
-          deviceShare = await openRecoveryShare(material.ciphertext, key, data.entropy_id)
-        } finally {
-          key.fill(0)
-        }
-      } else if (material.method === 'user-passcode') {
-        if (!data.password)
-          throw new PageError('INVALID_RECOVERY_PASSWORD', 'A recovery password is required')
-        let key: Uint8Array
-        try {
-          key = await derivePasswordKey(data.password, material.kdf)
-        } catch (error) {
-          if (isEnclaveError(error, 'INVALID_PASSWORD'))
-            throw new PageError('INVALID_RECOVERY_PASSWORD')
-          throw error
-        }
-        try {
-          deviceShare = await openRecoveryShare(material.ciphertext, key, data.entropy_id)
-        } catch (error) {
-          if (isEnclaveError(error, 'DECRYPTION_FAILED'))
-            throw new PageError('INVALID_RECOVERY_PASSWORD')
-          throw error
-        } finally {
-          key.fill(0)
-        }
-      } else {
-        // google-drive / icloud: the key comes from the user's drive (needs `oauth`).
-        deviceShare = await openWithCloudKey(
-          cloud,
-          data.access_token,
-          data.oauth,
-          material,
-          data.entropy_id,
-        )
-      }
-      const authShare = base64urlToBytes(await api.authShare(data.access_token, data.entropy_id))
-      try {
-        // Never store a share that does not rebuild this exact wallet.
-        const secret = await reconstructAndVerify(deviceShare, authShare, data.entropy_id)
-        wipeSecret(secret)
-        await store.put({
-          appId,
-          entropyId: data.entropy_id,
-          deviceShare,
-          recoveryMethod: material.method,
-          updatedAt: now(),
-        })
-      } finally {
-        authShare.fill(0)
-        deviceShare.fill(0)
-      }
-      return { entropy_id: data.entropy_id, status: 'ready', recovery_method: material.method }
-    },
+    'latchkey:wallets:recover': createRecoverHandler({ appId, api, store, now, cloud }),
 
     async 'latchkey:wallets:set-recovery'(data) {
       const user = await withSecret(data.access_token, data.entropy_id, async (_s, _m, share) => {

@@ -22,7 +22,8 @@ export const cloudRecoveryProviderNames: Record<CloudRecoveryProvider, string> =
   CLOUD_RECOVERY_PROVIDER_NAMES
 
 /** A state code: 128+ random bits, base64url. */
-export const stateCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{22,128}$/, 'Expected a state code')
+/** A state code: base64url, optionally prefixed (an OAuth login's `{provider}.`, docs/login-oauth.md). */
+export const stateCodeSchema = z.string().regex(/^[A-Za-z0-9_.-]{22,128}$/, 'Expected a state code')
 /** RFC 7636 code verifier (43–128 unreserved characters). */
 export const codeVerifierSchema = z
   .string()

@@ -1,4 +1,5 @@
 import {
+  connectEmbeddedWallet,
   type EmbeddedWalletAccount,
   embeddedWallets,
   ensureWalletReady,
@@ -6,9 +7,10 @@ import {
   ProviderRpcError,
 } from '@latchkey/core'
 import { providerErrors } from '@latchkey/protocol/errors'
-import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
-import { consentStarter, openCloudRecoveryConsent } from '../cloud.ts'
+import type { RecoveryMethod } from '@latchkey/protocol/schemas'
+import { consentStarter } from '../cloud.ts'
 import type { LatchkeyInstance, SignMessageRequest, SignMessageUiOptions } from '../store.ts'
+import type { ConnectWalletStep } from '../wallet-requests.ts'
 
 /** Options every signing hook takes. */
 export interface SignOptions {
@@ -50,21 +52,46 @@ export function signingWallet(
 }
 
 /**
- * How a signing request recovers `wallet` on a new device (spec 02): with its
- * password, or by leaving for its cloud provider's consent.
+ * What the connect-wallet screen (spec 03 "Connect wallet") runs for the
+ * wallet with this secret: connect (recovering automatically where it can),
+ * recover with a password, or leave for the cloud provider's consent.
+ * `useExportWallet` puts it on its request as `connectWallet`, with
+ * `minimumDisplayMs: CONNECT_WALLET_MIN_DISPLAY_FROM_EXPORT_MS`.
+ *
+ * @example
+ * await instance.openWalletScreen({ screen: 'export-wallet', url, init,
+ *   connectWallet: connectWalletStep(instance, wallet.entropyId, { minimumDisplayMs: 1_000 }) })
+ */
+export function connectWalletStep(
+  instance: LatchkeyInstance,
+  entropyId: string,
+  { minimumDisplayMs }: { minimumDisplayMs?: number } = {},
+): ConnectWalletStep {
+  const { client } = instance
+  return {
+    connect: () => ensureWalletReady(client, entropyId),
+    recover: (password) => ensureWalletReady(client, entropyId, password),
+    startCloudRecovery: (provider) =>
+      consentStarter(instance, { provider, action: 'recover', entropyId })(),
+    minimumDisplayMs,
+  }
+}
+
+/**
+ * How a signing request recovers `wallet` on a new device: the sign screen
+ * turns into the connect-wallet screen when signing answers RECOVERY_REQUIRED.
  */
 export const recoveryHandlers = (instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) => ({
   entropyId: wallet.entropyId,
-  recover: (password: string) => ensureWalletReady(instance.client, wallet.entropyId, password),
-  startCloudRecovery: (provider: CloudRecoveryProvider) =>
-    consentStarter(instance, { provider, action: 'recover', entropyId: wallet.entropyId })(),
+  recovery: connectWalletStep(instance, wallet.entropyId),
 })
 
 /**
  * Shows the sign-message screen, or signs straight away when `showWalletUIs`
- * is false. Either way a password-protected wallet on a new device asks for
- * its password first (the screen switches to it; without the screen the
- * modal opens just for it).
+ * is false. Either way a wallet that needs the user to recover it on a new
+ * device (password, cloud backup) goes through the connect-wallet screen
+ * first (the sign screen turns into it; without the sign screen the modal
+ * opens just for it).
  */
 export async function requestSignature<T>(
   instance: LatchkeyInstance,
@@ -74,16 +101,9 @@ export async function requestSignature<T>(
   try {
     return await request.sign()
   } catch (error) {
-    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED' && request.recover))
+    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED' && request.recovery))
       throw error
-    const method = recoveryMethodOf(error)
-    if (method === 'google-drive' || method === 'icloud') {
-      await openCloudRecoveryConsent(instance, method, request.entropyId).catch((e: unknown) => {
-        throw isUserRejection(e) ? new LatchkeyError('RECOVERY_EXITED') : e
-      })
-      throw new LatchkeyError('RECOVERY_EXITED')
-    }
-    await openRecoverWallet(instance, request.recover)
+    await openConnectWallet(instance, request.recovery)
     return request.sign()
   }
 }
@@ -97,42 +117,35 @@ export const isUserRejection = (error: unknown) =>
   error instanceof ProviderRpcError && error.code === providerErrors.userRejectedRequest.code
 
 /**
- * Opens 'Enter your password' and resolves once `recover` (core
- * `ensureWalletReady` with the password) succeeded; closing it rejects with
- * RECOVERY_EXITED ('User exited before their wallet could be recovered').
+ * Opens the connect-wallet screen on its own and resolves once the wallet is
+ * usable on this device. Closing it rejects with what the screen was doing
+ * (EMBEDDED_WALLET_CONNECT_EXITED, RECOVERY_EXITED), or after its failure
+ * screen with the failure. A cloud consent leaves the page: the promise then
+ * never settles here, and the recovery finishes when the user is back.
  */
-export async function openRecoverWallet(
+export async function openConnectWallet(
   instance: LatchkeyInstance,
-  recover: (password: string) => Promise<void>,
+  step: ConnectWalletStep,
 ): Promise<void> {
   try {
-    await instance.openWalletScreen<void>({ screen: 'recover-wallet', recover })
+    await instance.openWalletScreen<void>({ screen: 'connect-embedded-wallet', ...step })
   } catch (error) {
-    throw isUserRejection(error) ? new LatchkeyError('RECOVERY_EXITED') : error
+    throw isUserRejection(error) ? new LatchkeyError('EMBEDDED_WALLET_CONNECT_EXITED') : error
   }
 }
 
 /**
- * Makes sure the enclave holds this secret on this device: at once when it
- * does or recovery is automatic, else after the user typed the password.
+ * Makes sure the enclave holds this secret on this device: at once, without
+ * any screen, when it does; else through the connect-wallet screen, which
+ * recovers it (automatically, or with the user's password or cloud consent).
  */
 export async function ensureRecovered(instance: LatchkeyInstance, entropyId: string) {
-  try {
-    await ensureWalletReady(instance.client, entropyId)
-  } catch (error) {
-    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED')) throw error
-    const method = recoveryMethodOf(error)
-    if (method === 'google-drive' || method === 'icloud') {
-      // The consent leaves the page; the recovery finishes when the user is back.
-      await openCloudRecoveryConsent(instance, method, entropyId).catch((e: unknown) => {
-        throw isUserRejection(e) ? new LatchkeyError('RECOVERY_EXITED') : e
-      })
-      return
-    }
-    await openRecoverWallet(instance, (password) =>
-      ensureWalletReady(instance.client, entropyId, password),
-    )
-  }
+  const ready = await connectEmbeddedWallet(instance.client, entropyId).then(
+    (answer) => answer.status === 'ready',
+    // The screen connects again and shows the failure if it persists.
+    () => false,
+  )
+  if (!ready) await openConnectWallet(instance, connectWalletStep(instance, entropyId))
 }
 
 /** The recovery method a RECOVERY_REQUIRED error names (core puts the enclave's answer in details). */

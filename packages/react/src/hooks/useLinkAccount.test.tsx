@@ -23,6 +23,7 @@ interface Call {
   body: Record<string, unknown> | undefined
 }
 let calls: Call[]
+const PHONE = '+14155550100'
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
@@ -39,6 +40,23 @@ beforeEach(() => {
     if (path === '/api/v1/passwordless/update')
       return json(200, wireUser(String(body.newAddress), Math.floor(Date.now() / 1000)))
     if (path === '/api/v1/oauth/init') return json(200, { url: 'https://accounts.example/auth' })
+    if (path === '/api/v1/users/me') {
+      const now = Math.floor(Date.now() / 1000)
+      const user = wireUser('alice@example.com', now)
+      const phone = { type: 'phone', number: PHONE, verified_at: now }
+      return json(200, {
+        user: {
+          ...user,
+          linked_accounts: [
+            ...user.linked_accounts,
+            { ...phone, first_verified_at: now, latest_verified_at: now },
+          ],
+        },
+        identity_token: null,
+      })
+    }
+    if (path === '/api/v1/passwordless_sms/init')
+      return json(200, { success: true, channel: 'sms' })
     return base.fetch(input, init)
   })
 })
@@ -57,6 +75,9 @@ function Account() {
       <p>Email: {user?.email?.address ?? 'none'}</p>
       <button type="button" onClick={() => link.updateEmail(user?.email?.address ?? '')}>
         Change email
+      </button>
+      <button type="button" onClick={() => link.updatePhone()}>
+        Change phone
       </button>
       <button type="button" onClick={() => void link.linkOAuth('github')}>
         Link GitHub
@@ -94,6 +115,27 @@ describe('useLinkAccount', () => {
       code: '123456',
     })
     await screen.findByText('Email: new@example.com')
+  })
+
+  it("updatePhone: 'Update your phone number'; the user's number is the one replaced", async () => {
+    await import('../modal/methods/sms/PhoneForm.tsx')
+    renderLoggedIn()
+    await screen.findByText('Email: alice@example.com')
+    fireEvent.click(screen.getByRole('button', { name: 'Change phone' }))
+    await screen.findByRole('heading', { name: 'Update your phone number' })
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Phone number' }), {
+      target: { value: '4155550199' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Continue with SMS' }))
+    const first = await screen.findByRole('textbox', { name: 'Digit 1 of 6' })
+    fireEvent(first, createEvent.paste(first, { clipboardData: { getData: () => '123456' } }))
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/api/v1/passwordless_sms/update')?.body).toEqual({
+        old_phone_number: PHONE,
+        new_phone_number: '+14155550199',
+        code: '123456',
+      }),
+    )
   })
 
   it('linkOAuth leaves for the provider with a link intent the modal will finish', async () => {

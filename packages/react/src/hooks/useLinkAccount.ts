@@ -31,10 +31,19 @@ export interface UseLinkAccountReturnType {
   linkOAuth(provider: OAuthProvider): Promise<void>
   /** Leaves for Telegram's login page; back on this page the modal links the account. */
   linkTelegram(): void
-  /** Opens the modal to replace `current` (the user's address): the code goes to the new one. */
-  updateEmail(current: string): void
-  /** Opens the modal to replace the user's phone number `current` (E.164). */
-  updatePhone(current: string): void
+  /**
+   * Opens the modal to replace `current` (default: the user's address): the
+   * code goes to the new one. A user without an email address cannot update
+   * it: throws NO_EMAIL_TO_UPDATE ('User is required to have an email
+   * address to update it.').
+   */
+  updateEmail(current?: string): void
+  /**
+   * Opens the modal to replace the user's phone number `current` (E.164;
+   * default: the user's number). Throws NO_PHONE_TO_UPDATE for a user
+   * without one.
+   */
+  updatePhone(current?: string): void
   /** Unlinks an email address (the user must keep one login method). */
   unlinkEmail(address: string): Promise<User>
   /** Unlinks a phone number (E.164). */
@@ -89,8 +98,19 @@ export function useLinkAccount(): UseLinkAccountReturnType {
     return {
       linkEmail: () => instance.openLink({ method: 'email' }),
       linkPhone: () => instance.openLink({ method: 'sms' }),
-      updateEmail: (current) => instance.openUpdate({ method: 'email', current }),
-      updatePhone: (current) => instance.openUpdate({ method: 'sms', current }),
+      // Spec 02 §5: 'The user must already have an email'; likewise a phone.
+      updateEmail: (current) => {
+        requireUser()
+        const address = client.session.getState().user?.email?.address
+        if (!address) throw new LatchkeyError('NO_EMAIL_TO_UPDATE')
+        instance.openUpdate({ method: 'email', current: current ?? address })
+      },
+      updatePhone: (current) => {
+        requireUser()
+        const number = client.session.getState().user?.phone?.number
+        if (!number) throw new LatchkeyError('NO_PHONE_TO_UPDATE')
+        instance.openUpdate({ method: 'sms', current: current ?? number })
+      },
       linkOAuth: async (provider) => {
         requireUser()
         await initOAuth(client, { provider, intent: 'link', ui: 'modal' })

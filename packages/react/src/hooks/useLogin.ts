@@ -17,9 +17,14 @@ export interface UseLoginReturnType {
 /**
  * `login()` with callbacks. When a user is already logged in, `login()` opens
  * nothing and calls `onComplete` with `wasAlreadyAuthenticated: true`.
+ * `login()` takes the login data of spec 01 §3: `prefill`, `disableSignup`,
+ * `walletChainType` and `loginMethods` (this login's methods, instead of the
+ * app's), and `intent: 'connect-or-create'` (wallets first; any other login
+ * ends with an embedded wallet).
  *
  * @example
  * const { login } = useLogin({ onComplete: ({ user, isNewUser }) => track(user.id, isNewUser) })
+ * login({ loginMethods: ['email', 'google'], prefill: { type: 'email', value: 'ada@example.com' } })
  */
 export function useLogin(parameters: UseLoginParameters = {}): UseLoginReturnType {
   const instance = useLatchkeyInstance()

@@ -18,8 +18,16 @@ export interface UseLoginWithEmailParameters {
 export interface UseLoginWithEmailReturnType {
   /** The email flow's state: initial → sending-code → awaiting-code-input → submitting-code → done | error. */
   state: EmailFlowState
-  /** Sends a code. Resolves when the flow has moved on; failures land in `state` and `onError`. */
-  sendCode(parameters: { email: string; disableSignup?: boolean }): Promise<void>
+  /**
+   * Sends a code. Resolves when the flow has moved on; failures land in
+   * `state` and `onError`. `captchaToken`: a token the app solved itself
+   * (docs/captcha.md "Headless mode"; or mount `useCaptcha`).
+   */
+  sendCode(parameters: {
+    email: string
+    disableSignup?: boolean
+    captchaToken?: string
+  }): Promise<void>
   /** Submits the 6-digit code and, when it is right, logs the user in. */
   loginWithCode(parameters: { code: string }): Promise<void>
 }
@@ -71,14 +79,22 @@ export function useLoginWithEmail(
   }, [])
 
   const sendCode = useCallback(
-    async ({ email, disableSignup = false }: { email: string; disableSignup?: boolean }) => {
+    async ({
+      email,
+      disableSignup = false,
+      captchaToken,
+    }: {
+      email: string
+      disableSignup?: boolean
+      captchaToken?: string
+    }) => {
       let entry = current.current
       if (entry.key !== `${disableSignup}|${disablePlusEmails}`) {
         entry = create(disableSignup)
         current.current = entry
         setFlow(entry)
       }
-      await entry.flow.sendCode(email)
+      await entry.flow.sendCode(email, captchaToken)
       report(entry.flow.getState())
     },
     [create, disablePlusEmails, report],

@@ -73,9 +73,12 @@ function pendingLogin(state: string) {
   )
 }
 
+// Spec 01 §2: the state names the provider (core's oauth-state.ts).
+const STATE = `google.${'s'.repeat(43)}`
+
 describe('useLoginWithOAuth', () => {
   it("finishes this tab's provider return on mount and reports the login", async () => {
-    const state = 's'.repeat(43)
+    const state = STATE
     pendingLogin(state)
     history.replaceState(null, '', `/?code=abc&state=${state}&keep=1`)
     const onComplete = vi.fn()
@@ -95,20 +98,38 @@ describe('useLoginWithOAuth', () => {
   })
 
   it('reports a denial and a foreign state as errors', async () => {
-    pendingLogin('s'.repeat(43))
-    history.replaceState(null, '', `/?code=undefined&state=${'s'.repeat(43)}`)
+    pendingLogin(STATE)
+    history.replaceState(null, '', `/?code=undefined&state=${STATE}`)
     const onError = vi.fn()
     const { result } = renderHook(() => useLoginWithOAuth({ onError }), { wrapper })
     await waitFor(() => expect(result.current.state.status).toBe('error'))
     expect(onError).toHaveBeenCalledWith('OAUTH_INVALID_CODE')
     cleanup()
 
-    pendingLogin('s'.repeat(43))
-    history.replaceState(null, '', '/?code=abc&state=someone-elses')
+    pendingLogin(STATE)
+    history.replaceState(null, '', `/?code=abc&state=google.${'x'.repeat(43)}`)
     const second = renderHook(() => useLoginWithOAuth({ onError }), { wrapper })
     await waitFor(() => expect(second.result.current.state.status).toBe('error'))
     expect(onError).toHaveBeenLastCalledWith('OAUTH_STATE_MISMATCH')
     expect(calls.some((c) => c.path === '/api/v1/oauth/authenticate')).toBe(false)
+  })
+
+  it('a return with no pending login in this tab: removed, and OAUTH_LOGIN_EXPIRED', async () => {
+    history.replaceState(null, '', `/?code=abc&state=${STATE}&keep=1`)
+    const onError = vi.fn()
+    const { result } = renderHook(() => useLoginWithOAuth({ onError }), { wrapper })
+    await waitFor(() => expect(result.current.state.status).toBe('error'))
+    expect(result.current.state.provider).toBe('google')
+    expect(onError).toHaveBeenCalledWith('OAUTH_LOGIN_EXPIRED')
+    expect(location.search).toBe('?keep=1')
+    expect(calls.some((c) => c.path === '/api/v1/oauth/authenticate')).toBe(false)
+  })
+
+  it("leaves code and state alone when the state names no provider (the app's own OAuth)", async () => {
+    history.replaceState(null, '', `/?code=abc&state=${'s'.repeat(43)}`)
+    const { result } = renderHook(() => useLoginWithOAuth(), { wrapper })
+    expect(result.current.state.status).toBe('initial')
+    expect(location.search).toBe(`?code=abc&state=${'s'.repeat(43)}`)
   })
 
   it('does nothing on a page without a return', async () => {
@@ -121,12 +142,15 @@ describe('useLoginWithOAuth', () => {
     vi.spyOn(window.location, 'assign').mockImplementation(assign)
     const onError = vi.fn()
     const { result } = renderHook(() => useLoginWithOAuth({ onError }), { wrapper })
-    await act(() => result.current.initOAuth({ provider: 'github', disableSignup: true }))
+    await act(() =>
+      result.current.initOAuth({ provider: 'github', disableSignup: true, captchaToken: 'solved' }),
+    )
     expect(assign).toHaveBeenCalledWith('https://accounts.example/auth')
     expect(result.current.state).toMatchObject({ status: 'loading', provider: 'github' })
     expect(calls.find((c) => c.path === '/api/v1/oauth/init')?.body).toMatchObject({
       provider: 'github',
       intent: 'login',
+      token: 'solved',
     })
 
     initStatus = 403

@@ -23,15 +23,26 @@ export interface UseLoginWithOAuthReturnType {
   /**
    * Sends the browser to the provider; the login completes on return (this
    * hook finishes it when mounted on the return page). Failures before
-   * leaving land in `state` and `onError`.
+   * leaving land in `state` and `onError`. An app with captcha enabled
+   * passes the token it solved (docs/captcha.md "Headless mode").
    */
-  initOAuth(parameters: { provider: OAuthProvider; disableSignup?: boolean }): Promise<void>
+  initOAuth(parameters: InitOAuthWithHookParameters): Promise<void>
+}
+
+export interface InitOAuthWithHookParameters {
+  provider: OAuthProvider
+  /** Refuse unknown users (mode `no-signup`). */
+  disableSignup?: boolean
+  /** A captcha token the app solved itself; headless hooks run no captcha of their own. */
+  captchaToken?: string
 }
 
 /**
  * Social (OAuth) login for apps that draw their own UI: core's OAuth flow
- * wired to React state. On mount it finishes a provider's return addressed
- * to this tab (spec 01 §2: the return's parameters are read and removed).
+ * wired to React state. On mount it finishes a provider's return started by
+ * the app, or one this tab has no pending login for (spec 01 §2: code, state
+ * and provider are read and removed; the latter ends in
+ * OAUTH_LOGIN_EXPIRED).
  *
  * @example
  * const { state, initOAuth } = useLoginWithOAuth({ onComplete: ({ user }) => … })
@@ -80,10 +91,10 @@ export function useLoginWithOAuth(
   }, [instance, fail])
 
   const start = useCallback(
-    async ({ provider, disableSignup }: { provider: OAuthProvider; disableSignup?: boolean }) => {
+    async ({ provider, disableSignup, captchaToken }: InitOAuthWithHookParameters) => {
       setState({ status: 'loading', provider, error: null })
       try {
-        await initOAuth(instance.client, { provider, disableSignup })
+        await initOAuth(instance.client, { provider, disableSignup, captchaToken })
       } catch (error) {
         fail(provider, error)
       }

@@ -24,8 +24,14 @@ export interface UseLoginWithSmsReturnType {
   /**
    * Sends a code to `phoneNumber` (E.164, e.g. '+14155552671'). Resolves when
    * the flow has moved on; failures land in `state` and `onError`.
+   * `captchaToken`: a token the app solved itself (docs/captcha.md "Headless
+   * mode"; or mount `useCaptcha`).
    */
-  sendCode(parameters: { phoneNumber: string; disableSignup?: boolean }): Promise<void>
+  sendCode(parameters: {
+    phoneNumber: string
+    disableSignup?: boolean
+    captchaToken?: string
+  }): Promise<void>
   /** Submits the 6-digit code and, when it is right, logs the user in. */
   loginWithCode(parameters: { code: string }): Promise<void>
 }
@@ -76,9 +82,11 @@ export function useLoginWithSms(
     async ({
       phoneNumber,
       disableSignup = false,
+      captchaToken,
     }: {
       phoneNumber: string
       disableSignup?: boolean
+      captchaToken?: string
     }) => {
       let entry = current.current
       if (entry.disableSignup !== disableSignup) {
@@ -86,7 +94,7 @@ export function useLoginWithSms(
         current.current = entry
         setFlow(entry)
       }
-      await entry.flow.sendCode(phoneNumber)
+      await entry.flow.sendCode(phoneNumber, captchaToken)
       report(entry.flow.getState())
     },
     [create, report],

@@ -182,4 +182,23 @@ describe('recovering a password-protected wallet on a new device', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Recover your account' }))
     expect(await result).toEqual({ value: undefined })
   })
+
+  it("logged out or without a wallet: 'User must be authenticated and have a Latchkey wallet before it can be recovered'", async () => {
+    const loggedOut = setup({ authenticated: false })
+    await loggedOut.instance.client.session.initialize()
+    await expect(loggedOut.hooks.recoverWallet()).rejects.toMatchObject({
+      code: 'RECOVER_NOT_AUTHENTICATED',
+      message: 'User must be authenticated and have a Latchkey wallet before it can be recovered',
+    })
+    cleanup()
+
+    const noWallet = setup({ chains: [] })
+    await expect(noWallet.hooks.recoverWallet()).rejects.toMatchObject({
+      code: 'RECOVER_NOT_AUTHENTICATED',
+    })
+    // A wallet asked for by an address the user does not have stays 'not found'.
+    await expect(
+      noWallet.hooks.recoverWallet({ address: '0x2222222222222222222222222222222222222222' }),
+    ).rejects.toMatchObject({ code: 'WALLET_NOT_FOUND' })
+  })
 })

@@ -8,6 +8,7 @@ import { act, cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ETH_ADDRESS, renderWithWallets } from '../test/wallet.tsx'
 import { useSetWalletPassword } from './useSetWalletPassword.ts'
+import { useSetWalletRecovery } from './useSetWalletRecovery.ts'
 import { type ConnectedEthereumWallet, useWallets } from './useWallets.ts'
 
 // The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
@@ -30,6 +31,11 @@ function Probe({ hooks }: { hooks: Hooks }) {
   hooks.wallets = useWallets().wallets.filter(
     (w): w is ConnectedEthereumWallet => w.connectorType === 'embedded',
   )
+  return null
+}
+type RecoveryHooks = { setWalletRecovery: () => Promise<void> }
+function RecoveryProbe({ hooks }: { hooks: RecoveryHooks }) {
+  hooks.setWalletRecovery = useSetWalletRecovery().setWalletRecovery
   return null
 }
 function setup(options: Parameters<typeof renderWithWallets>[1] = {}) {
@@ -194,5 +200,29 @@ describe('useSetWalletPassword: the password wizard', () => {
     expect(screen.getByText('Failed to connect to wallet proxy')).toBeTruthy()
     fireEvent.click(screen.getByText('Close', { selector: 'button' }))
     expect(((await failed) as { error: LatchkeyError }).error.code).toBe('SET_PASSWORD_EXITED')
+  })
+})
+
+describe('useSetWalletPassword in server-wallet-only mode (spec 02 §5)', () => {
+  it('rejects with USER_OWNED_RECOVERY_UNSUPPORTED and opens nothing', async () => {
+    const { hooks, instance, enclave } = setup()
+    instance.setHostConfig({ embeddedWallets: { mode: 'user-controlled-server-wallets-only' } })
+    const result = await outcome(hooks.setWalletPassword())
+    expect(result).toMatchObject({ error: { code: 'USER_OWNED_RECOVERY_UNSUPPORTED' } })
+    expect((result as { error: LatchkeyError }).error.userMessage.title).toBe(
+      "This app doesn't offer password or cloud backup",
+    )
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(enclave).not.toHaveBeenCalled()
+  })
+
+  it('useSetWalletRecovery: an automatic wallet has nothing to move to, so the same refusal', async () => {
+    const hooks = {} as RecoveryHooks
+    const { instance } = renderWithWallets(<RecoveryProbe hooks={hooks} />)
+    instance.setHostConfig({ embeddedWallets: { mode: 'user-controlled-server-wallets-only' } })
+    expect(await outcome(hooks.setWalletRecovery())).toMatchObject({
+      error: { code: 'USER_OWNED_RECOVERY_UNSUPPORTED' },
+    })
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 })

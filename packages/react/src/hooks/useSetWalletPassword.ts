@@ -1,5 +1,6 @@
 import { LatchkeyError, setRecoveryPassword } from '@latchkey/core'
 import { useCallback } from 'react'
+import { resolveConfig } from '../config.ts'
 import { useLatchkeyInstance } from '../context.ts'
 import { ensureRecovered, isUserRejection, signingWallet } from './signing.ts'
 
@@ -22,6 +23,9 @@ export interface UseSetWalletPasswordReturnType {
  * after success; closing it earlier rejects with SET_PASSWORD_EXITED ('Exited
  * before password was added to wallet'): the user chose not to set one, so
  * the wallet keeps its recovery. Show that as nothing changed, not an error.
+ * An app in server-wallet-only mode (`embeddedWallets.mode`
+ * 'user-controlled-server-wallets-only') offers no password: the call rejects
+ * with USER_OWNED_RECOVERY_UNSUPPORTED and opens nothing (spec 02 §5).
  *
  * @example
  * const { setWalletPassword } = useSetWalletPassword()
@@ -32,6 +36,9 @@ export function useSetWalletPassword(): UseSetWalletPasswordReturnType {
   const setWalletPassword = useCallback(
     async ({ address, chainType = 'ethereum' }: SetWalletPasswordOptions = {}) => {
       const { entropyId } = signingWallet(instance, chainType, address)
+      const { hostConfig, appConfig } = instance.getUiState()
+      if (resolveConfig(hostConfig, appConfig).userOwnedRecoveryOptions.length === 0)
+        throw new LatchkeyError('USER_OWNED_RECOVERY_UNSUPPORTED')
       // Changing the password of a protected wallet on a new device needs the old one first.
       await ensureRecovered(instance, entropyId)
       try {

@@ -1,10 +1,10 @@
-import { LatchkeyError, setWalletRecovery } from '@latchkey/core'
+import { connectEmbeddedWallet, LatchkeyError, setWalletRecovery } from '@latchkey/core'
 import { useCallback } from 'react'
 import { consentStarter } from '../cloud.ts'
 import { resolveConfig } from '../config.ts'
 import { useLatchkeyInstance } from '../context.ts'
 import type { RecoveryOption, SecureAccountRequest } from '../store.ts'
-import { ensureRecovered, isUserRejection, signingWallet } from './signing.ts'
+import { connectWalletStep, isUserRejection, signingWallet } from './signing.ts'
 
 export interface SetWalletRecoveryOptions {
   /** Which embedded wallet's secret. Default: the user's first Ethereum wallet. */
@@ -20,17 +20,20 @@ export interface UseSetWalletRecoveryReturnType {
 /**
  * Opens 'Update backup method' (spec 02): back up to Google Drive or iCloud,
  * set or reset a password, or (when the app does not require user-owned
- * recovery) go back to automatic recovery. Resolves when the modal closes
- * after a change; closing it earlier rejects with SET_PASSWORD_EXITED, which
- * means "the user chose to keep the current method", not a failure: show it as
- * nothing changed (the demo does), never as an error. A cloud choice leaves the page for the provider's consent: the backup then
- * finishes on the progress screen when the user is back, and `useWallets()`
- * shows the new method.
+ * recovery) go back to automatic recovery. On a device that does not hold
+ * the wallet yet, the connect-wallet screen recovers it first. Resolves when
+ * the modal closes after a change; closing it earlier rejects with
+ * SET_RECOVERY_EXITED ('User exited set recovery flow', spec 02 §4), which
+ * means "the user chose to keep the current method", not a failure: show it
+ * as nothing changed (the demo does), never as an error. A cloud choice
+ * leaves the page for the provider's consent: the backup then finishes on the
+ * progress screen when the user is back, and `useWallets()` shows the new
+ * method.
  *
  * @example
  * const { setWalletRecovery } = useSetWalletRecovery()
  * <button onClick={() => setWalletRecovery().catch((e) => {
- *   if (e.code !== 'SET_PASSWORD_EXITED') throw e // closed: nothing changed
+ *   if (e.code !== 'SET_RECOVERY_EXITED') throw e // closed: nothing changed
  * })}>Backup options</button>
  */
 export function useSetWalletRecovery(): UseSetWalletRecoveryReturnType {
@@ -39,12 +42,18 @@ export function useSetWalletRecovery(): UseSetWalletRecoveryReturnType {
     async ({ address, chainType = 'ethereum' }: SetWalletRecoveryOptions = {}) => {
       const wallet = signingWallet(instance, chainType, address)
       const { entropyId } = wallet
-      // Changing the method on a new device needs the wallet here first.
-      await ensureRecovered(instance, entropyId)
       const { hostConfig, appConfig } = instance.getUiState()
       const config = resolveConfig(hostConfig, appConfig)
       const options: RecoveryOption[] = [...config.userOwnedRecoveryOptions]
       if (!config.requireUserOwnedRecoveryOnCreate) options.push('latchkey')
+      // Server-wallet-only mode (spec 02 §5): an automatic wallet has nothing else to move to.
+      if (config.userOwnedRecoveryOptions.length === 0 && wallet.recoveryMethod === 'latchkey')
+        throw new LatchkeyError('USER_OWNED_RECOVERY_UNSUPPORTED')
+      // Changing the method on a new device needs the wallet here first (spec 03 "Connect wallet").
+      const here = await connectEmbeddedWallet(instance.client, entropyId).then(
+        (answer) => answer.status === 'ready',
+        () => false,
+      )
       const { client } = instance
       const request: SecureAccountRequest = {
         screen: 'secure-account',
@@ -57,11 +66,12 @@ export function useSetWalletRecovery(): UseSetWalletRecoveryReturnType {
           setWalletRecovery(client, { recovery: { method: 'latchkey' }, entropyId }),
         startConsent: (provider) =>
           consentStarter(instance, { provider, action: 'set-recovery', entropyId })(),
+        connectWallet: here ? undefined : connectWalletStep(instance, entropyId),
       }
       try {
         await instance.openWalletScreen<void>(request)
       } catch (error) {
-        throw isUserRejection(error) ? new LatchkeyError('SET_PASSWORD_EXITED') : error
+        throw isUserRejection(error) ? new LatchkeyError('SET_RECOVERY_EXITED') : error
       }
     },
     [instance],

@@ -310,13 +310,13 @@ describe('account transfer (spec 02)', () => {
     await submitEmail('taken@example.com')
   }
 
-  it("transfers: check assets, 'Transfer and delete account' → 'Success!' → closes 1 s later", async () => {
+  it("transfers: Continue, check assets, 'Transfer and delete account' → 'Success!' → closes 1 s later", async () => {
     const { calls, onComplete, onError } = render({ route: transferServer(WALLET) })
     await linkTaken()
     screen.getByRole('heading', { name: 'Transfer account?' })
     screen.getByText(/taken@example.com is already the login method of another account/)
 
-    fireEvent.click(screen.getByRole('button', { name: 'Check assets first' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
     screen.getByRole('heading', { name: 'Check assets first' })
     screen.getByText(WALLET)
     expect(screen.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(
@@ -348,8 +348,8 @@ describe('account transfer (spec 02)', () => {
     const { calls, onError } = render({ route: transferServer(null) })
     await linkTaken()
     screen.getByRole('heading', { name: 'Transfer account?' })
-    // No embedded wallet on the other account: no asset check.
-    expect(screen.queryByRole('button', { name: 'Check assets first' })).toBeNull()
+    // No embedded wallet on the other account: no Continue to an asset check.
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'No thanks' }))
     await elapse(MODAL_RESET_DELAY_MS)
     expect(screen.queryByRole('dialog')).toBeNull()

@@ -8,11 +8,17 @@ import {
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { useState } from 'react'
 import { useUiState } from '../context.ts'
-import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
+import { useLoginConfig } from '../hooks/useResolvedConfig.ts'
 import { useSession } from '../hooks/useSession.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../instance.ts'
+import { useCaptchaScreen } from './captcha/scope.ts'
 import { useChrome } from './components/chrome.ts'
-import { type AttemptedAccount, codeFailureScreen, outcomeScreen } from './login-outcome.ts'
+import {
+  type AttemptedAccount,
+  codeFailureScreen,
+  errorScreen,
+  outcomeScreen,
+} from './login-outcome.ts'
 import { useEmailLogin } from './methods/email/useEmailLogin.ts'
 import { isInAppBrowser } from './methods/oauth/in-app-browser.ts'
 import { startOAuthFromModal } from './methods/oauth/OAuthLogin.tsx'
@@ -38,13 +44,14 @@ export interface LoginFlowProps {
 const STEPS: StepRenderers = { ...entrySteps, ...methodSteps, ...outcomeSteps }
 
 /** The first screen: a redirect login's return, the method asked for, or the landing screen. */
-function initialScreen({ resume, method }: LoginOptions): Screen {
+function initialScreen(loginOptions: LoginOptions): Screen {
+  const { resume, method } = loginOptions
   if (resume?.kind === 'oauth')
     return { screen: 'oauth', provider: resume.ret.provider, ret: resume.ret }
   if (resume?.kind === 'telegram') return { screen: 'telegram', proof: resume.proof }
   if (method === 'email') return { screen: 'email-entry' }
   if (method === 'sms') return { screen: 'sms-entry' }
-  if (method === 'wallet') return { screen: 'wallet' }
+  if (method === 'wallet') return { screen: 'wallet', walletId: loginOptions.wallet }
   if (method === 'farcaster') return { screen: 'farcaster' }
   if (method === 'passkey') return { screen: 'passkey' }
   return { screen: 'landing' }
@@ -63,11 +70,19 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   const { appConfig, appConfigError, open } = ui
   // In the dialog (not the standalone panel): closing it is possible, and ends the attempt.
   const inDialog = Boolean(useChrome().onClose)
-  const config = useResolvedConfig(instance)
-  const intent = loginOptions.intent ?? 'login'
+  // 'connect-or-create' is a login (its wallet rules are in the configuration).
+  const intent =
+    loginOptions.intent === 'connect-or-create' ? 'login' : (loginOptions.intent ?? 'login')
   // Linking or updating: the user is already logged in, so no post-login sequence.
   const linking = intent !== 'login'
   const [screen, setScreen] = useState<Screen>(() => initialScreen(loginOptions))
+  // Spec 01 §2: the invisible captcha runs only on the screens that need it.
+  useCaptchaScreen(screen.screen)
+  const config = useLoginConfig(
+    instance,
+    loginOptions,
+    'loginMethod' in screen ? screen.loginMethod : null,
+  )
   const { prefill } = loginOptions
   const [recentMethod] = useState(() => getRecentLoginMethod(client.storage, client.appId))
   const disableSignup = loginOptions.disableSignup ?? false
@@ -82,8 +97,7 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
   /** A code send that failed: under the input when it can say so, else its outcome screen. */
   const sendFailed = (error: LatchkeyError, shownInline: boolean) => {
     instance.emitLoginEvent({ type: 'error', code: error.code })
-    if (!shownInline)
-      setScreen(outcomeScreen(error, undefined, linking) ?? { screen: 'error', code: error.code })
+    if (!shownInline) setScreen(outcomeScreen(error, undefined, linking) ?? errorScreen(error))
   }
 
   const email = useEmailLogin({

@@ -1,6 +1,7 @@
 import { useCallback, useId, useInsertionEffect } from 'react'
 import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import type { LatchkeyInstance, LoginOptions, LoginResult } from '../store.ts'
+import { CaptchaGate } from './captcha/CaptchaGate.tsx'
 import { ChromeContext } from './components/chrome.ts'
 import { LoginFlow } from './LoginFlow.tsx'
 import { injectStyles } from './styles.ts'
@@ -25,7 +26,10 @@ export default function LoginPanel({ instance, loginOptions, className }: LoginP
     <div className={className ? `lk-root ${className}` : 'lk-root'} {...themeProps(config)}>
       <section className="lk-panel" aria-labelledby={titleId}>
         <ChromeContext.Provider value={{ titleId }}>
-          <LoginFlow instance={instance} loginOptions={loginOptions} onFinished={finish} />
+          {/* The panel is Latchkey's UI, not headless: it runs the captcha like the dialog. */}
+          <CaptchaGate instance={instance} open>
+            <LoginFlow instance={instance} loginOptions={loginOptions} onFinished={finish} />
+          </CaptchaGate>
         </ChromeContext.Provider>
       </section>
     </div>

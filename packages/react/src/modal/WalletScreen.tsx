@@ -1,12 +1,12 @@
-import { LatchkeyError } from '@latchkey/core'
-import { lazy, Suspense } from 'react'
+import type { LatchkeyError } from '@latchkey/core'
+import { lazy, Suspense, useState } from 'react'
 import type { LatchkeyInstance, WalletScreenRequest } from '../store.ts'
 import { CloudRecoveryScreen } from './screens/CloudRecoveryScreen.tsx'
+import { ConnectEmbeddedWalletScreen } from './screens/ConnectEmbeddedWalletScreen.tsx'
 import { CreateWalletsScreen } from './screens/CreateWalletsScreen.tsx'
 import { ExportWalletScreen } from './screens/ExportWalletScreen.tsx'
 import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import { PasskeysScreen } from './screens/PasskeysScreen.tsx'
-import { RecoverWalletScreen } from './screens/RecoverWalletScreen.tsx'
 import { SecureAccountScreen } from './screens/SecureAccountScreen.tsx'
 import { SetPasswordScreen } from './screens/SetPasswordScreen.tsx'
 import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
@@ -20,10 +20,38 @@ export interface WalletScreenProps {
   onClose(): void
 }
 
-/** Picks the screen for a wallet request (`openWalletScreen`) and wires it to the store. */
+/**
+ * Picks the screen for a wallet request (`openWalletScreen`) and wires it to
+ * the store. A request whose wallet is not usable on this device yet carries
+ * `connectWallet`: the connect-wallet screen (spec 03) comes first, then its own.
+ */
 export function WalletScreen({ instance, request, onClose }: WalletScreenProps) {
+  const [connected, setConnected] = useState(false)
   const complete = (result?: unknown) => instance.completeWalletScreen(request, result)
+  const exitWith = (error: LatchkeyError | null) => instance.setWalletScreenExit(request, error)
+  const connectFirst = 'connectWallet' in request ? request.connectWallet : undefined
+  if (connectFirst && !connected)
+    return (
+      <ConnectEmbeddedWalletScreen
+        step={connectFirst}
+        onConnected={() => setConnected(true)}
+        onExitChange={exitWith}
+        onClose={onClose}
+      />
+    )
   switch (request.screen) {
+    case 'connect-embedded-wallet':
+      return (
+        <ConnectEmbeddedWalletScreen
+          step={request}
+          onConnected={() => {
+            complete()
+            onClose()
+          }}
+          onExitChange={exitWith}
+          onClose={onClose}
+        />
+      )
     case 'sign-message':
       return (
         <SignMessageScreen
@@ -31,22 +59,7 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
           onSigned={complete}
           onDone={onClose}
           onCancel={onClose}
-          onRecovering={(recovering) =>
-            instance.setWalletScreenExit(
-              request,
-              recovering ? new LatchkeyError('RECOVERY_EXITED') : null,
-            )
-          }
-        />
-      )
-    case 'recover-wallet':
-      return (
-        <RecoverWalletScreen
-          recover={request.recover}
-          onRecovered={() => {
-            complete()
-            onClose()
-          }}
+          onExitChange={exitWith}
         />
       )
     case 'set-password':

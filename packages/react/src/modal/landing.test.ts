@@ -19,6 +19,7 @@ describe('landingLayout', () => {
     expect(landingLayout({ methods: ['email', 'google'], available: ALL })).toEqual({
       rows: ['email', 'google'],
       overflow: null,
+      walletButton: null,
     })
   })
 
@@ -41,9 +42,12 @@ describe('landingLayout', () => {
     expect(layout.overflow).toEqual({ label: 'More options', methods: ['email', 'github'] })
   })
 
-  it('web3-first puts the wallet row first; web2-first last', () => {
+  it("web3-first puts the wallet button first; web2-first last, reading 'Continue with a wallet'", () => {
     const methods: LoginMethod[] = ['email', 'wallet', 'google']
-    expect(landingLayout({ methods, available: ALL }).rows).toEqual(['email', 'google', 'wallet'])
+    const web2First = landingLayout({ methods, available: ALL })
+    expect(web2First.rows).toEqual(['email', 'google', 'wallet'])
+    expect(web2First.walletButton).toEqual({ label: 'Continue with a wallet', wallets: null })
+    // Web3-first while the wallet list is still loading: no wallet rows yet.
     expect(landingLayout({ methods, available: ALL, groupPriority: 'web3-first' }).rows).toEqual([
       'wallet',
       'email',
@@ -51,17 +55,101 @@ describe('landingLayout', () => {
     ])
   })
 
-  it('at most 5 rows, 4 with a wallet overflow button, keeping a row for the overflow button', () => {
-    const order = {
-      primary: ['wallet', 'email', 'google', 'apple'] as LoginMethod[],
-      overflow: ['github'] as LoginMethod[],
-    }
-    const five = landingLayout({ order, methods: [], available: ALL })
-    expect(five.rows).toEqual(['wallet', 'email', 'google', 'apple'])
-    expect(five.overflow?.methods).toEqual(['github'])
-    const four = landingLayout({ order, methods: [], available: ALL, walletOverflow: true })
-    expect(four.rows).toEqual(['wallet', 'email', 'google'])
-    expect(four.overflow?.methods).toEqual(['apple', 'github'])
+  it('at most 5 rows, 4 when the wallet button is needed, keeping a row for the overflow button', () => {
+    const primary = ['metamask', 'email', 'google', 'apple']
+    const five = landingLayout({
+      order: { primary, overflow: ['github'] },
+      methods: [],
+      available: ALL,
+    })
+    expect(five.rows).toEqual(['metamask', 'email', 'google', 'apple'])
+    expect(five.overflow).toEqual({ label: 'Other socials', methods: ['github'] })
+    expect(five.walletButton).toBeNull()
+
+    // A wallet in the overflow needs the wallet button: 4 rows (one of them 'Other socials').
+    const four = landingLayout({
+      order: { primary, overflow: ['rainbow', 'github'] },
+      methods: [],
+      available: ALL,
+    })
+    expect(four.rows).toEqual(['metamask', 'wallet', 'email', 'google'])
+    expect(four.overflow).toEqual({ label: 'Other socials', methods: ['apple', 'github'] })
+    expect(four.walletButton).toEqual({ label: 'Other wallets', wallets: ['rainbow'] })
+  })
+
+  it("web3-first: the app's wallets take the rows the other methods leave, the rest under 'Other wallets'", () => {
+    const layout = landingLayout({
+      methods: ['email', 'google', 'wallet'],
+      groupPriority: 'web3-first',
+      available: ALL,
+      wallets: ['metamask', 'coinbase_wallet', 'rainbow', 'wallet_connect'],
+    })
+    expect(layout.rows).toEqual(['metamask', 'coinbase_wallet', 'wallet', 'email', 'google'])
+    expect(layout.walletButton).toEqual({
+      label: 'Other wallets',
+      wallets: ['rainbow', 'wallet_connect'],
+    })
+    expect(layout.overflow).toBeNull()
+  })
+
+  it('web3-first with wallets only: every wallet a row when they fit, no wallet button', () => {
+    const fits = landingLayout({
+      methods: ['wallet'],
+      groupPriority: 'web3-first',
+      available: ALL,
+      wallets: ['metamask', 'coinbase_wallet', 'rainbow'],
+    })
+    expect(fits).toEqual({
+      rows: ['metamask', 'coinbase_wallet', 'rainbow'],
+      overflow: null,
+      walletButton: null,
+    })
+    const six = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => `${id}_wallet`)
+    const more = landingLayout({
+      methods: ['wallet'],
+      groupPriority: 'web3-first',
+      available: ALL,
+      wallets: six,
+    })
+    expect(more.rows).toEqual([...six.slice(0, 4), 'wallet'])
+    expect(more.walletButton).toEqual({ label: 'Other wallets', wallets: six.slice(4) })
+  })
+
+  it("web3-first with many other methods: no room for wallet rows, 'Continue with a wallet' first", () => {
+    const layout = landingLayout({
+      methods: ['email', 'sms', 'google', 'github', 'wallet'],
+      groupPriority: 'web3-first',
+      available: ALL,
+      wallets: ['metamask', 'rainbow'],
+    })
+    expect(layout.rows).toEqual(['wallet', 'email', 'sms', 'google'])
+    expect(layout.walletButton).toEqual({ label: 'Continue with a wallet', wallets: null })
+    expect(layout.overflow).toEqual({ label: 'Other socials', methods: ['github'] })
+  })
+
+  it("an order's wallet entries stand for the wallets they expand to; 'wallet' is the button", () => {
+    const layout = landingLayout({
+      order: { primary: ['detected_wallets', 'wallet', 'email'] },
+      methods: [],
+      available: ALL,
+      wallets: ['metamask', 'phantom', 'rainbow'],
+      expandWallet: (entry) => (entry === 'detected_wallets' ? ['metamask', 'phantom'] : [entry]),
+    })
+    expect(layout.rows).toEqual(['metamask', 'phantom', 'wallet', 'email'])
+    expect(layout.walletButton).toEqual({ label: 'Other wallets', wallets: ['rainbow'] })
+  })
+
+  it("'wallet' in an order's overflow is a 'More options' entry", () => {
+    const layout = landingLayout({
+      order: { primary: ['email'], overflow: ['wallet'] },
+      methods: [],
+      available: ALL,
+    })
+    expect(layout).toEqual({
+      rows: ['email'],
+      overflow: { label: 'More options', methods: ['wallet'] },
+      walletButton: null,
+    })
   })
 
   it('keeps the first of duplicate primary entries and warns; warns past 4 primary', () => {

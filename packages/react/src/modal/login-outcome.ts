@@ -23,7 +23,21 @@ const FATAL_SUBMIT_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ACCOUNT_ALREADY_LINKED',
   'APP_NOT_FOUND',
   'ORIGIN_NOT_ALLOWED',
+  // A link of a second email or phone: the server's message says so (spec 01 §8).
+  'CANNOT_LINK_MORE_OF_TYPE',
+  // An update of an address or number the user does not have (spec 02 §5).
+  'NO_EMAIL_TO_UPDATE',
+  'NO_PHONE_TO_UPDATE',
 ])
+
+/**
+ * The error screen for `error`: its code, and the server's message where
+ * spec 01 §8 shows it (a 400/422 the catalogue defers, or an unknown code).
+ */
+export const errorScreen = (error: LatchkeyError): Screen =>
+  error.serverMessage
+    ? { screen: 'error', code: error.code, serverMessage: error.serverMessage }
+    : { screen: 'error', code: error.code }
 
 /** The account a failed attempt was about: what a transfer offer needs to move it. */
 export interface AttemptedAccount {
@@ -38,7 +52,7 @@ export interface AttemptedAccount {
  * account can be named for the transfer call; otherwise it is refused.
  *
  * @example
- * setScreen(outcomeScreen(error, undefined, false) ?? { screen: 'error', code: error.code })
+ * setScreen(outcomeScreen(error, undefined, false) ?? errorScreen(error))
  */
 export function outcomeScreen(
   error: LatchkeyError,
@@ -53,7 +67,7 @@ export function outcomeScreen(
   if (error.code === 'USER_DOES_NOT_EXIST') return { screen: 'account-not-found' }
   if (error.code === 'ALLOWLIST_REJECTED') return { screen: 'allowlist-rejected' }
   if (error.code === 'USER_LIMIT_REACHED') return { screen: 'user-limit' }
-  if (OUTCOME_ERRORS.has(error.code)) return { screen: 'error', code: error.code }
+  if (OUTCOME_ERRORS.has(error.code)) return errorScreen(error)
   return null
 }
 
@@ -67,4 +81,4 @@ export const codeFailureScreen = (
   linking: boolean,
 ): Screen | null =>
   outcomeScreen(error, attempt, linking) ??
-  (FATAL_SUBMIT_ERRORS.has(error.code) ? { screen: 'error', code: error.code } : null)
+  (FATAL_SUBMIT_ERRORS.has(error.code) ? errorScreen(error) : null)

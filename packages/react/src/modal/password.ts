@@ -19,6 +19,9 @@ const CLASSES = [LOWER, UPPER, DIGITS, PASSWORD_SYMBOLS]
 
 export type PasswordValidation = { valid: true } | { valid: false; message: string }
 
+/** Spec 02 §5's wording; the offending characters take the place of the dots. */
+const INVALID_CHARACTERS = 'Invalid characters used ( ... )'
+
 /**
  * Spec 02 §5: 'Invalid characters used ( … )' listing each offending
  * character once (a space as SPACE), else 'Password must be at least 6
@@ -29,7 +32,10 @@ export function validatePassword(password: string): PasswordValidation {
   if (invalid.length > 0)
     return {
       valid: false,
-      message: `Invalid characters used ( ${invalid.map((c) => (c === ' ' ? 'SPACE' : c)).join(' ')} )`,
+      // A function, so no character is read as a `$` replacement pattern.
+      message: INVALID_CHARACTERS.replace('...', () =>
+        invalid.map((c) => (c === ' ' ? 'SPACE' : c)).join(' '),
+      ),
     }
   if (password.length < RECOVERY_PASSWORD_MIN_LENGTH)
     return {

@@ -1,5 +1,12 @@
-import { acceptTerms, chainsToCreateOnLogin, type LoginMethod, type User } from '@latchkey/core'
+import {
+  acceptTerms,
+  chainsToCreateOnLogin,
+  type LoginMethod,
+  refreshWallets,
+  type User,
+} from '@latchkey/core'
 import { POST_LOGIN_DELAY_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import type { ErrorCode } from '@latchkey/protocol/errors'
 import { useEffect, useRef } from 'react'
 import type { ResolvedConfig } from '../config.ts'
 import type { LatchkeyInstance, LoginResult } from '../instance.ts'
@@ -20,7 +27,8 @@ export type PostLoginStep = (context: PostLoginContext) => Screen | null
  * The post-login sequence of spec 01 §4 "After any login success": about
  * 0.9 s after the success screen, terms acceptance when the app requires it
  * and the user has not accepted, then embedded-wallet creation when the app
- * asks for it; with nothing to do, the modal closes 1.4 s after success.
+ * asks for it; with nothing to do, the wallets are refreshed and the modal
+ * closes 1.4 s after success (or once the refresh is in, if later).
  *
  * Every login method reaches it through the flow's success screen. Each
  * step returns its screen or null; a step's screen, once done, asks for the
@@ -92,6 +100,19 @@ export function usePostLogin(options: UsePostLoginOptions) {
     if (dismissed && screen.screen === 'terms') declineTerms()
   })
 
+  // Spec 02 §4: "Closing without success reports failure ('User exited set recovery flow'
+  // for the recovery flow)": the wallet step says what closing it now means.
+  const walletStepExit = useRef<ErrorCode | null>(null)
+  const setWalletStepExit = (code: ErrorCode | null) => {
+    walletStepExit.current = code
+  }
+  useEffect(() => {
+    const code = walletStepExit.current
+    if (!dismissed || screen.screen !== 'wallet-creation' || !code) return
+    walletStepExit.current = null
+    instance.emitLoginEvent({ type: 'error', code })
+  })
+
   /** Accept: record it, then the rest of the post-login sequence, else close with success. */
   const acceptAndContinue = async (step: Extract<Screen, { screen: 'terms' }>) => {
     const user = await acceptTerms(client)
@@ -113,21 +134,35 @@ export function usePostLogin(options: UsePostLoginOptions) {
     const { user, isNewUser, loginMethod } = screen
     // A link has no post-login sequence: the user was already logged in.
     const next = linking ? null : nextPostLoginScreen({ user, isNewUser, loginMethod, config })
-    const timer = next
-      ? // Spec 01 §4: the sequence starts 1.4 s after a social login's or a wallet's success.
-        setTimeout(
-          () => setScreen(next),
-          isOAuthProvider(loginMethod) || loginMethod === 'wallet'
-            ? SUCCESS_CLOSE_DELAY_MS
-            : POST_LOGIN_DELAY_MS,
+    if (next) {
+      // Spec 01 §4: the sequence starts 1.4 s after a social login's or a wallet's success.
+      const delay =
+        isOAuthProvider(loginMethod) || loginMethod === 'wallet'
+          ? SUCCESS_CLOSE_DELAY_MS
+          : POST_LOGIN_DELAY_MS
+      const timer = setTimeout(() => setScreen(next), delay)
+      return () => clearTimeout(timer)
+    }
+    // Spec 01 §4 "else refresh wallets and close with success after 1.4 s": the wallet
+    // list is the server's before the modal closes; a failed refresh keeps the login's.
+    let cancelled = false
+    const refreshed: Promise<User> = linking
+      ? Promise.resolve(user)
+      : refreshWallets(client).then(
+          () => client.session.getState().user ?? user,
+          () => user,
         )
-      : setTimeout(
-          () =>
-            finished.current({ user, isNewUser, loginMethod, wasAlreadyAuthenticated: linking }),
-          SUCCESS_CLOSE_DELAY_MS,
-        )
-    return () => clearTimeout(timer)
-  }, [screen, config, linking, setScreen])
+    const timer = setTimeout(() => {
+      void refreshed.then((fresh) => {
+        if (cancelled) return
+        finished.current({ user: fresh, isNewUser, loginMethod, wasAlreadyAuthenticated: linking })
+      })
+    }, SUCCESS_CLOSE_DELAY_MS)
+    return () => {
+      cancelled = true
+      clearTimeout(timer)
+    }
+  }, [screen, config, linking, setScreen, client])
 
-  return { finish, acceptAndContinue, declineTerms }
+  return { finish, acceptAndContinue, declineTerms, setWalletStepExit }
 }

@@ -23,7 +23,11 @@ export type Screen =
   | { screen: 'oauth'; provider: OAuthProvider; ret: OAuthReturn | null; startError?: OAuthFailure }
   | { screen: 'in-app-browser' }
   | { screen: 'telegram'; proof: TelegramProof | null }
-  | { screen: 'wallet' }
+  /**
+   * `walletId`: straight on that wallet's connection (a landing row, a
+   * connector hint); `walletList`: the wallets to list instead of the app's.
+   */
+  | { screen: 'wallet'; walletId?: string; walletList?: string[] }
   | { screen: 'farcaster' }
   /** Passkey login, sign-up or link: the choice screen, then the status screen. */
   | { screen: 'passkey' }
@@ -35,7 +39,8 @@ export type Screen =
       /** Wallet logins: the wallet's name, for 'Successfully connected with {wallet}'. */
       label?: string
     }
-  | { screen: 'error'; code: ErrorCode }
+  /** `serverMessage`: the server's own words where spec 01 §8 shows them (ErrorScreen). */
+  | { screen: 'error'; code: ErrorCode; serverMessage?: string }
   | { screen: 'account-not-found' }
   // Spec 02 "Allowlist and limit screens".
   | { screen: 'allowlist-rejected' }

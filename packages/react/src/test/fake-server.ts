@@ -30,7 +30,8 @@ export function appConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       create_on_login: { ethereum: 'off', solana: 'off' },
       require_user_owned_recovery_on_create: false,
       user_owned_recovery_options: [],
-      mode: 'user-controlled-server-wallets-only',
+      // The server's default: any recovery the app offers (a password at least).
+      mode: 'legacy-embedded-wallets-only',
     },
     funding_config: null,
     mfa_methods: [],

@@ -249,6 +249,9 @@ export function toAppConfig(app: AppRecord): AppConfig {
   // An OAuth button shows only when the app has that provider's client (auth/oauth).
   for (const p of OAUTH_PROVIDERS) if (!app.configuredProviders.includes(p)) login[p] = false
   const wallet = s.embedded_wallet_config ?? {}
+  // Spec 02 §5: server-wallet-only mode has automatic recovery only (wallets/recovery-policy.ts).
+  const mode = wallet.mode ?? 'legacy-embedded-wallets-only'
+  const userOwned = mode !== 'user-controlled-server-wallets-only'
   return {
     id: app.id,
     name: app.name,
@@ -275,12 +278,12 @@ export function toAppConfig(app: AppRecord): AppConfig {
         ethereum: wallet.create_on_login?.ethereum ?? 'off',
         solana: wallet.create_on_login?.solana ?? 'off',
       },
-      require_user_owned_recovery_on_create: wallet.require_user_owned_recovery_on_create ?? false,
-      user_owned_recovery_options: usableRecoveryOptions(
-        app,
-        wallet.user_owned_recovery_options ?? ['user-passcode'],
-      ),
-      mode: wallet.mode ?? 'user-controlled-server-wallets-only',
+      require_user_owned_recovery_on_create:
+        userOwned && (wallet.require_user_owned_recovery_on_create ?? false),
+      user_owned_recovery_options: userOwned
+        ? usableRecoveryOptions(app, wallet.user_owned_recovery_options ?? ['user-passcode'])
+        : [],
+      mode,
     },
     funding_config: null,
     mfa_methods: s.mfa_methods ?? [],

@@ -108,6 +108,8 @@ export function buildSettings(input: {
     assertTelegramAuthSettings(settings.telegram_auth_config)
   if (settings.allowlist !== undefined) assertAllowlistSettings(settings.allowlist)
   if (settings.max_users !== undefined) assertMaxUsersSetting(settings.max_users)
+  if (settings.embedded_wallet_config !== undefined)
+    assertEmbeddedWalletMode(settings.embedded_wallet_config)
   for (const key of BOOLEAN_SETTINGS)
     if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
       throw new Error(`${key} must be true or false`)
@@ -121,4 +123,30 @@ export function buildSettings(input: {
     settings.accent_color = input.accentColor
   }
   return settings
+}
+
+const EMBEDDED_WALLET_MODES = [
+  'legacy-embedded-wallets-only',
+  'user-controlled-server-wallets-only',
+]
+
+/**
+ * `embedded_wallet_config.mode` (spec 01 §3): 'legacy-embedded-wallets-only'
+ * (the default: any recovery the app offers) or
+ * 'user-controlled-server-wallets-only' (automatic recovery only, spec 02 §5),
+ * which cannot also require user-owned recovery on create.
+ */
+function assertEmbeddedWalletMode(config: NonNullable<AppSettings['embedded_wallet_config']>) {
+  if (config.mode === undefined) return
+  if (!EMBEDDED_WALLET_MODES.includes(config.mode))
+    throw new Error(
+      `embedded_wallet_config.mode must be one of ${EMBEDDED_WALLET_MODES.join(', ')}`,
+    )
+  if (
+    config.mode === 'user-controlled-server-wallets-only' &&
+    config.require_user_owned_recovery_on_create
+  )
+    throw new Error(
+      'embedded_wallet_config: user-controlled-server-wallets-only allows no user-owned recovery, so it cannot require one on create',
+    )
 }

@@ -94,6 +94,21 @@ for (const [name, path, input] of cases) {
   })
 }
 
+it('the message names the field at fault in plain words (issue 17: 400 messages are read by users)', async () => {
+  const invalid = await t.request(routes.emailInit, { body: { email: 'nope' } })
+  expect(invalid.body.message).toBe('The email is not valid.')
+  const missing = await t.request(routes.smsUpdate, {
+    token,
+    body: { old_phone_number: '+14155550100', code: '123456' },
+  })
+  expect(missing.body).toMatchObject({
+    code: 'INVALID_PAYLOAD',
+    message: 'The new phone number is missing.',
+  })
+  const notAnObject = await t.request(routes.emailInit, { rawBody: '"a@b.co"' })
+  expect(notAnObject.body.message).toBe('The request is not valid.')
+})
+
 it('details name the offending field', async () => {
   const res = await t.request(routes.emailInit, { body: { email: 'nope' } })
   expect(res.body.details).toEqual([

@@ -70,9 +70,11 @@ export interface RouteDefinition<
   /**
    * A login-start route: where its body carries the captcha token. When the
    * app enables captcha the token is verified (and spent) after validation
-   * and before the handler runs (docs/captcha.md, security bar 49).
+   * and before the handler runs (docs/captcha.md, security bar 49). `false`
+   * marks a request that needs none because the handler authenticates its
+   * caller instead (an OAuth link start by a signed-in user).
    */
-  captcha?: (body: B extends z.ZodType ? z.output<B> : undefined) => string | undefined
+  captcha?: (body: B extends z.ZodType ? z.output<B> : undefined) => string | undefined | false
   handler: (
     input: HandlerInput<
       B extends z.ZodType ? z.output<B> : undefined,
@@ -91,6 +93,28 @@ export function defineRoute<
 
 const issuesOf = (error: z.ZodError) =>
   error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+
+/** A field's name in plain words: `new_phone_number`, `newPhoneNumber` → 'new phone number'. */
+const plainWords = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase()
+
+/**
+ * A refused payload's message, in words a user can read, naming the first
+ * field at fault ('The phone number is missing.'): spec 01 §8 has clients
+ * show a 400's message when they do not know its code. The technical issues
+ * stay in `details`.
+ */
+function validationMessage(error: z.ZodError, input: unknown, what: string): string {
+  const issue = error.issues[0]
+  const name = issue?.path.filter((p): p is string => typeof p === 'string').pop()
+  if (!issue || !name) return `The ${what} is not valid.`
+  let value: unknown = input
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key]
+  return `The ${plainWords(name)} is ${value === undefined ? 'missing' : 'not valid'}.`
+}
 
 async function readJson(c: Context<HonoEnv>): Promise<unknown> {
   const text = new TextDecoder().decode(await readBody(c, MAX_BODY_BYTES))
@@ -154,27 +178,34 @@ export function registerRoutes(
       const enclaveKey = def.startsSession ? readEnclaveKeyHeader(c) : undefined
       let body: unknown
       if (def.body) {
-        const parsed = def.body.safeParse(await readJson(c))
+        const input = await readJson(c)
+        const parsed = def.body.safeParse(input)
         if (!parsed.success)
           throw new ApiError(
             'INVALID_PAYLOAD',
-            'The request payload is invalid',
+            validationMessage(parsed.error, input, 'request'),
             issuesOf(parsed.error),
           )
         body = parsed.data
       }
       let query: unknown
       if (def.query) {
-        const parsed = def.query.safeParse(c.req.query())
+        const input = c.req.query()
+        const parsed = def.query.safeParse(input)
         if (!parsed.success)
-          throw new ApiError('INVALID_PAYLOAD', 'The query is invalid', issuesOf(parsed.error))
+          throw new ApiError(
+            'INVALID_PAYLOAD',
+            validationMessage(parsed.error, input, 'query'),
+            issuesOf(parsed.error),
+          )
         query = parsed.data
       }
-      if (def.captcha && def.app !== false)
+      const captchaToken = def.captcha && def.app !== false ? def.captcha(body as never) : false
+      if (captchaToken !== false)
         await verifyCaptcha(
           services,
           app,
-          def.captcha(body as never),
+          captchaToken,
           clientIp(c, services),
           c.req.header('origin'),
         )

@@ -229,6 +229,10 @@ export interface TestGithubAccount {
   login: string
   name: string | null
   emails: Array<{ email: string; primary: boolean; verified: boolean }>
+  /** GitHub suspended the account: `/user` answers 403 "Sorry. Your account was suspended." */
+  suspended?: boolean
+  /** The `scope` the token answer reports (default: what was asked, `read:user,user:email`). */
+  grantedScope?: string
 }
 
 export interface TestGithub {
@@ -336,13 +340,15 @@ export async function startTestGithub(options?: {
       return json(res, 200, {
         access_token: token,
         token_type: 'bearer',
-        scope: 'read:user,user:email',
+        scope: accounts.get(code.login)?.grantedScope ?? 'read:user,user:email',
       })
     }
     const login = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''))
     const account = login ? accounts.get(login) : undefined
     if (url.pathname === '/user' || url.pathname === '/user/emails') {
       if (!account) return json(res, 401, { message: 'Bad credentials' })
+      if (account.suspended)
+        return json(res, 403, { message: 'Sorry. Your account was suspended.' })
       if (url.pathname === '/user/emails') return json(res, 200, account.emails)
       return json(res, 200, {
         id: account.id,

@@ -10,7 +10,7 @@ import type {
   UserWire,
 } from '@latchkey/protocol'
 import type { Insertable, Selectable, Transaction } from 'kysely'
-import { type AppRecord, toAppConfig } from '../apps/service.ts'
+import type { AppRecord } from '../apps/service.ts'
 import type { KeyPurpose } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { Database, WalletSecretsTable } from '../db/types.ts'
@@ -18,6 +18,7 @@ import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { getUserWire, insertAccount, WALLET_ACCOUNT_TYPE } from '../users/service.ts'
 import { type KeyReleaseOrigin, recordKeyRelease } from './key-releases.ts'
+import { assertRecoveryAllowed } from './recovery-policy.ts'
 
 /*
  * Embedded-wallet share storage (docs/security.md "Embedded wallet keys").
@@ -104,25 +105,6 @@ function checkHdWallet(entropyId: string, wallet: WalletInput): void {
     throw invalid('The index-0 Ethereum address must equal entropy_id')
   if (wallet.wallet_index !== 0 && isEntropyAddress)
     throw invalid('entropy_id is the index-0 Ethereum address')
-}
-
-/**
- * The app's recovery policy (embedded_wallet_config). A cloud method (Google
- * Drive, iCloud) also needs the app's credentials for that provider: offered
- * but not configured is 400 CLOUD_RECOVERY_NOT_CONFIGURED.
- */
-function assertRecoveryAllowed(app: AppRecord, method: RecoveryMaterial['method']): void {
-  const config = toAppConfig(app).embedded_wallet_config
-  if (method === 'latchkey') {
-    if (config.require_user_owned_recovery_on_create)
-      throw invalid('This app requires a user-owned recovery method')
-    return
-  }
-  if (config.user_owned_recovery_options.includes(method)) return
-  const offered = app.settings.embedded_wallet_config?.user_owned_recovery_options ?? []
-  if (method !== 'user-passcode' && offered.includes(method))
-    throw new ApiError('CLOUD_RECOVERY_NOT_CONFIGURED', `This app has no ${method} recovery`)
-  throw invalid(`This app does not offer ${method} recovery`)
 }
 
 type RecoveryColumns = Pick<

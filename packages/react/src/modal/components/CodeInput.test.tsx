@@ -44,6 +44,19 @@ describe('CodeInput', () => {
     expect(boxes()[0]?.value).toBe('')
   })
 
+  it("says 'Passcode must be exactly 6 numbers' for a longer paste, and submits nothing", () => {
+    const onComplete = vi.fn()
+    render(<CodeInput onComplete={onComplete} />)
+    paste(boxes()[0] as HTMLInputElement, '12345678')
+    expect(screen.getByRole('alert').textContent).toBe('Passcode must be exactly 6 numbers')
+    expect(boxes().every((b) => b.value === '')).toBe(true)
+    expect(onComplete).not.toHaveBeenCalled()
+    // The right code clears the message.
+    paste(boxes()[0] as HTMLInputElement, '123456')
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(onComplete).toHaveBeenCalledWith('123456')
+  })
+
   it('fills a paste from the focused box and submits a full code', () => {
     const onComplete = vi.fn()
     render(<CodeInput onComplete={onComplete} />)

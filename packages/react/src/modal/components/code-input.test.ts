@@ -43,6 +43,21 @@ describe('codeInputReducer', () => {
     expect(state.error).toBe('CODE_NOT_NUMERIC')
   })
 
+  it("refuses more than six digits typed or pasted with 'Passcode must be exactly 6 numbers' (spec 02 §5)", () => {
+    const started = typeAll('12')
+    for (const type of ['paste', 'type'] as const) {
+      const state = codeInputReducer(started, { type, index: 2, text: '1234 567' })
+      // Nothing filled: six digits of something else would spend a code attempt.
+      expect(state.digits).toEqual(started.digits)
+      expect(state.error).toBe('CODE_TOO_LONG')
+      expect(isCodeComplete(state)).toBe(false)
+    }
+    // Six digits, spaces aside, are a code.
+    const six = codeInputReducer(emptyCode(), { type: 'paste', index: 0, text: ' 123 456 ' })
+    expect(six.error).toBeNull()
+    expect(codeValue(six)).toBe('123456')
+  })
+
   it('treats several typed characters (autofill) like a paste', () => {
     const state = codeInputReducer(emptyCode(), { type: 'type', index: 0, text: '123456' })
     expect(isCodeComplete(state)).toBe(true)

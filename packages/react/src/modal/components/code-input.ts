@@ -3,14 +3,16 @@ import { CODE_LENGTH } from '@latchkey/protocol/constants'
 /**
  * The six code boxes as a pure reducer (spec 01 §5 "Code boxes"): numeric
  * only, otherwise 'Code should be numeric'; spaces removed; pasted text fills
- * from the current box (max 6); Backspace clears the current box and moves
- * back. The component submits once `isCodeComplete` turns true.
+ * from the current box (max 6), and more than 6 digits typed or pasted at
+ * once is refused with 'Passcode must be exactly 6 numbers' (spec 02 §5);
+ * Backspace clears the current box and moves back. The component submits
+ * once `isCodeComplete` turns true.
  */
 export interface CodeInputState {
   digits: string[]
   /** The box that should hold focus. */
   focus: number
-  error: 'CODE_NOT_NUMERIC' | null
+  error: 'CODE_NOT_NUMERIC' | 'CODE_TOO_LONG' | null
 }
 
 export type CodeInputAction =
@@ -36,6 +38,8 @@ function fill(state: CodeInputState, index: number, text: string): CodeInputStat
   const clean = text.replace(/\s+/g, '')
   if (clean === '') return state
   if (!/^\d+$/.test(clean)) return { ...state, error: 'CODE_NOT_NUMERIC' }
+  // Not a code (a phone number, two codes): filling six of its digits would spend an attempt.
+  if (clean.length > CODE_LENGTH) return { ...state, error: 'CODE_TOO_LONG' }
   const start = clamp(index)
   const chars = clean.slice(0, CODE_LENGTH - start)
   const digits = [...state.digits]

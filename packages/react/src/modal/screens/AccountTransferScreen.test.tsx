@@ -1,4 +1,4 @@
-import type { User } from '@latchkey/core'
+import { LatchkeyError, type User } from '@latchkey/core'
 import { TRANSFER_SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -39,33 +39,101 @@ describe('AccountTransferScreen (spec 02 "Account transfer")', () => {
     expect(first).not.toHaveBeenCalled()
   })
 
-  it("focuses 'No thanks', not the destructive 'Transfer and delete account' (issue 16, item 7b)", () => {
-    const onDecline = vi.fn()
+  it("without a wallet on the other account the prompt is the confirm step; 'No thanks' has the focus", () => {
     const transfer = vi.fn(async () => user)
-    const walletOffer = {
-      ...offer,
-      other_user: {
-        embedded_wallet_address: '0x1111111111111111111111111111111111111111',
-        embedded_wallet_chain_type: 'ethereum' as const,
-      },
-    }
-    for (const o of [offer, walletOffer]) {
-      render(
-        <AccountTransferScreen
-          offer={o}
-          explorerUrl={null}
-          transfer={transfer}
-          onDecline={onDecline}
-          onDone={vi.fn()}
-        />,
-      )
-      const decline = screen.getByRole('button', { name: 'No thanks' })
-      expect(document.activeElement).toBe(decline)
-      const destructive = screen.getByRole('button', { name: 'Transfer and delete account' })
-      expect(destructive.className).toContain('lk-btn-danger')
-      expect(destructive.className).not.toContain('lk-btn-primary')
-      cleanup()
-    }
+    render(
+      <AccountTransferScreen
+        offer={offer}
+        explorerUrl={null}
+        transfer={transfer}
+        onDecline={vi.fn()}
+        onDone={vi.fn()}
+      />,
+    )
+    screen.getByRole('heading', { name: 'Transfer account?' })
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull()
+    expectDestructiveNotDefault()
     expect(transfer).not.toHaveBeenCalled()
   })
+
+  it("with a wallet: prompt → 'Continue' → 'Check assets first' → confirm → 'Success!' (spec 02 §2, §4)", async () => {
+    const transfer = vi.fn(async () => user)
+    const onDone = vi.fn()
+    render(
+      <AccountTransferScreen
+        offer={walletOffer}
+        explorerUrl={`https://etherscan.io/address/${WALLET}`}
+        transfer={transfer}
+        onDecline={vi.fn()}
+        onDone={onDone}
+      />,
+    )
+    // 1. Prompt: no destructive button yet; 'No thanks' is still the default.
+    screen.getByRole('heading', { name: 'Transfer account?' })
+    expect(screen.queryByRole('button', { name: 'Transfer and delete account' })).toBeNull()
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'No thanks' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+
+    // 2. Asset check: the address, copy and the block explorer.
+    screen.getByRole('heading', { name: 'Check assets first' })
+    expect(screen.getByTestId('transfer-wallet-address').textContent).toBe(WALLET)
+    expect(screen.getByRole('link', { name: 'View on explorer' }).getAttribute('href')).toBe(
+      `https://etherscan.io/address/${WALLET}`,
+    )
+    screen.getByRole('button', { name: 'Copy address' })
+    expect(screen.queryByRole('button', { name: 'Transfer and delete account' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+
+    // 3. Confirm: the destructive button, never the focused default; Back returns to the asset check.
+    screen.getByRole('heading', { name: 'Delete the other account?' })
+    expectDestructiveNotDefault()
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }))
+    screen.getByRole('heading', { name: 'Check assets first' })
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(transfer).not.toHaveBeenCalled()
+    await act(async () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Transfer and delete account' })),
+    )
+    expect(transfer).toHaveBeenCalledOnce()
+    screen.getByRole('button', { name: 'Success!' })
+  })
+
+  it('a refused transfer shows its reason on the confirm step and keeps the choice', async () => {
+    const transfer = vi.fn(async (): Promise<User> => {
+      throw new LatchkeyError('TRANSFER_EXPIRED')
+    })
+    render(
+      <AccountTransferScreen
+        offer={walletOffer}
+        explorerUrl={null}
+        transfer={transfer}
+        onDecline={vi.fn()}
+        onDone={vi.fn()}
+      />,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    await act(async () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Transfer and delete account' })),
+    )
+    screen.getByRole('heading', { name: 'Delete the other account?' })
+    expect(screen.getByRole('alert').textContent).toBe(
+      new LatchkeyError('TRANSFER_EXPIRED').userMessageLine,
+    )
+    expectDestructiveNotDefault()
+  })
 })
+
+const WALLET = '0x1111111111111111111111111111111111111111'
+const walletOffer = {
+  ...offer,
+  other_user: { embedded_wallet_address: WALLET, embedded_wallet_chain_type: 'ethereum' as const },
+}
+
+/** 'No thanks' holds the focus; 'Transfer and delete account' is styled destructive (issue 16, item 7b). */
+function expectDestructiveNotDefault() {
+  expect(document.activeElement).toBe(screen.getByRole('button', { name: 'No thanks' }))
+  const destructive = screen.getByRole('button', { name: 'Transfer and delete account' })
+  expect(destructive.className).toContain('lk-btn-danger')
+  expect(destructive.className).not.toContain('lk-btn-primary')
+}

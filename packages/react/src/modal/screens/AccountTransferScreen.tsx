@@ -1,10 +1,11 @@
 import { type LatchkeyError, toLatchkeyError, type User } from '@latchkey/core'
-import { COPY_FEEDBACK_MS, TRANSFER_SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { TRANSFER_SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import type { AccountTransferOffer } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
-import { CheckIcon, UserIcon } from '../components/icons.tsx'
+import { CheckIcon, CopyIcon, UserIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { useCopyFeedback } from '../components/useCopyFeedback.ts'
 
 export interface AccountTransferScreenProps {
   offer: AccountTransferOffer
@@ -18,9 +19,11 @@ export interface AccountTransferScreenProps {
   onDone(user: User): void
 }
 
+/** Spec 02 §4: prompt, optional asset check, confirm, success. */
 type Phase =
-  | { phase: 'prompt'; error?: LatchkeyError }
+  | { phase: 'prompt' }
   | { phase: 'assets' }
+  | { phase: 'confirm'; error?: LatchkeyError }
   | { phase: 'transferring' }
   | { phase: 'success'; user: User }
 
@@ -29,13 +32,14 @@ const short = (address: string) =>
 
 /**
  * Spec 02 "Account transfer": the login method being linked is the only one
- * of another account. The screen says so and asks whether to move it here
- * and delete the other account; when that account has an embedded wallet,
- * 'Check assets first' shows its address (copy, block explorer) and
- * 'Continue' comes back. 'Transfer and delete account' turns into 'Success!'
- * and the modal closes 1 s later; 'No thanks' changes nothing. 'No thanks'
- * holds the focus, so Enter never deletes an account; the transfer button is
- * styled as the destructive one.
+ * of another account. The prompt says so and asks whether to move it here and
+ * delete the other account. When that account has an embedded wallet the
+ * prompt offers 'Continue', which leads to 'Check assets first' (its address,
+ * copy, block explorer) and only then to the confirm step with 'Transfer and
+ * delete account'; without a wallet the prompt is the confirm step. The button
+ * turns into 'Success!' and the modal closes 1 s later; 'No thanks' changes
+ * nothing and holds the focus wherever it is offered, so Enter never deletes
+ * an account; the transfer button is styled as the destructive one.
  */
 export default function AccountTransferScreen({
   offer,
@@ -45,7 +49,7 @@ export default function AccountTransferScreen({
   onDone,
 }: AccountTransferScreenProps) {
   const [state, setState] = useState<Phase>({ phase: 'prompt' })
-  const [copied, setCopied] = useState(false)
+  const { copy, copied, confirmIcon } = useCopyFeedback()
   const wallet = offer.other_user.embedded_wallet_address
   const name = offer.account.display_name
   // The parent re-creates onDone on each render: a re-render after 'Success!'
@@ -58,26 +62,22 @@ export default function AccountTransferScreen({
     const timer = setTimeout(() => done.current(state.user), TRANSFER_SUCCESS_CLOSE_DELAY_MS)
     return () => clearTimeout(timer)
   }, [state])
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS)
-    return () => clearTimeout(timer)
-  }, [copied])
 
   const confirm = async () => {
     setState({ phase: 'transferring' })
     try {
       setState({ phase: 'success', user: await transfer() })
     } catch (cause) {
-      setState({ phase: 'prompt', error: toLatchkeyError(cause) })
+      setState({ phase: 'confirm', error: toLatchkeyError(cause) })
     }
   }
 
   if (state.phase === 'assets' && wallet)
     return (
       <ScreenLayout
+        key="assets"
         title="Check assets first"
-        subtitle="Deleting the other account leaves its wallet behind. Move anything you want to keep before you transfer."
+        subtitle="Deleting the other account deletes its wallet's keys. Move anything you want to keep before you transfer."
         onBack={() => setState({ phase: 'prompt' })}
       >
         <div className="lk-stack">
@@ -101,19 +101,16 @@ export default function AccountTransferScreen({
             <button
               type="button"
               className="lk-btn lk-btn-secondary"
-              onClick={() =>
-                void navigator.clipboard?.writeText(wallet).then(
-                  () => setCopied(true),
-                  () => undefined,
-                )
-              }
+              onClick={() => copy(wallet)}
+              data-confirmed={confirmIcon || undefined}
             >
+              {confirmIcon ? <CheckIcon /> : <CopyIcon />}
               {copied ? 'Copied' : 'Copy address'}
             </button>
             <button
               type="button"
               className="lk-btn lk-btn-primary"
-              onClick={() => setState({ phase: 'prompt' })}
+              onClick={() => setState({ phase: 'confirm' })}
             >
               Continue
             </button>
@@ -122,72 +119,116 @@ export default function AccountTransferScreen({
       </ScreenLayout>
     )
 
+  // With a wallet, the prompt only leads on; the destructive button waits for the confirm step.
+  const prompting = state.phase === 'prompt' && wallet !== null
   const busy = state.phase === 'transferring' || state.phase === 'success'
+  const walletNotice = wallet && state.phase !== 'success' && (
+    <p className="lk-info">
+      <strong>The other account has a wallet</strong>
+      {short(wallet)} will no longer be reachable once the account is deleted.
+    </p>
+  )
+  const decline = state.phase !== 'success' && (
+    <button
+      type="button"
+      className="lk-btn lk-btn-secondary"
+      onClick={onDecline}
+      disabled={busy}
+      autoFocus
+    >
+      No thanks
+    </button>
+  )
+
+  if (prompting || !wallet)
+    return (
+      <ScreenLayout
+        key="prompt"
+        title="Transfer account?"
+        subtitle={`${name} is already the login method of another account. Transfer it to this account and delete the other account?`}
+        media={<Status success={state.phase === 'success'} />}
+      >
+        <div className="lk-stack">
+          {walletNotice}
+          <Outcome state={state} />
+          <div className="lk-actions">
+            {prompting ? (
+              <button
+                type="button"
+                className="lk-btn lk-btn-primary"
+                onClick={() => setState({ phase: 'assets' })}
+              >
+                Continue
+              </button>
+            ) : (
+              <TransferButton state={state} onClick={() => void confirm()} />
+            )}
+            {decline}
+          </div>
+        </div>
+      </ScreenLayout>
+    )
+
   return (
     <ScreenLayout
-      title="Transfer account?"
-      subtitle={`${name} is already the login method of another account. Transfer it to this account and delete the other account?`}
-      media={
-        <StatusIcon tone={state.phase === 'success' ? 'success' : 'neutral'}>
-          {state.phase === 'success' ? <CheckIcon /> : <UserIcon />}
-        </StatusIcon>
-      }
+      key="confirm"
+      title="Delete the other account?"
+      subtitle={`${name} moves to this account and the other account is deleted. This cannot be undone.`}
+      media={<Status success={state.phase === 'success'} />}
+      onBack={busy ? undefined : () => setState({ phase: 'assets' })}
     >
       <div className="lk-stack">
-        {wallet && state.phase !== 'success' && (
-          <p className="lk-info">
-            <strong>The other account has a wallet</strong>
-            {short(wallet)} will no longer be reachable from it once the account is deleted.
-          </p>
-        )}
-        {state.phase === 'prompt' && state.error && (
-          <p className="lk-alert" role="alert">
-            {state.error.userMessageLine}
-          </p>
-        )}
-        {state.phase === 'success' && (
-          <p className="lk-visually-hidden" role="status">
-            Account transferred
-          </p>
-        )}
+        {walletNotice}
+        <Outcome state={state} />
         <div className="lk-actions">
-          {/* Destructive: styled as such, and never the focused default ('No thanks' is). */}
-          <button
-            type="button"
-            className={`lk-btn ${state.phase === 'success' ? 'lk-btn-primary' : 'lk-btn-danger'}`}
-            onClick={() => void confirm()}
-            disabled={busy}
-            aria-busy={state.phase === 'transferring'}
-          >
-            {state.phase === 'success'
-              ? 'Success!'
-              : state.phase === 'transferring'
-                ? 'Transferring…'
-                : 'Transfer and delete account'}
-          </button>
-          {wallet && state.phase !== 'success' && (
-            <button
-              type="button"
-              className="lk-btn lk-btn-secondary"
-              onClick={() => setState({ phase: 'assets' })}
-              disabled={busy}
-            >
-              Check assets first
-            </button>
-          )}
-          {state.phase !== 'success' && (
-            <button
-              type="button"
-              className="lk-btn lk-btn-secondary"
-              onClick={onDecline}
-              disabled={busy}
-              autoFocus
-            >
-              No thanks
-            </button>
-          )}
+          <TransferButton state={state} onClick={() => void confirm()} />
+          {decline}
         </div>
       </div>
     </ScreenLayout>
+  )
+}
+
+function Status({ success }: { success: boolean }) {
+  return (
+    <StatusIcon tone={success ? 'success' : 'neutral'}>
+      {success ? <CheckIcon /> : <UserIcon />}
+    </StatusIcon>
+  )
+}
+
+/** A refused transfer's reason (the choice stays), or the screen reader's 'Account transferred'. */
+function Outcome({ state }: { state: Phase }) {
+  if (state.phase === 'confirm' && state.error)
+    return (
+      <p className="lk-alert" role="alert">
+        {state.error.userMessageLine}
+      </p>
+    )
+  if (state.phase === 'success')
+    return (
+      <p className="lk-visually-hidden" role="status">
+        Account transferred
+      </p>
+    )
+  return null
+}
+
+/** 'Transfer and delete account' → 'Transferring…' → 'Success!'. Destructive: never the focused default. */
+function TransferButton({ state, onClick }: { state: Phase; onClick(): void }) {
+  return (
+    <button
+      type="button"
+      className={`lk-btn ${state.phase === 'success' ? 'lk-btn-primary' : 'lk-btn-danger'}`}
+      onClick={onClick}
+      disabled={state.phase === 'transferring' || state.phase === 'success'}
+      aria-busy={state.phase === 'transferring'}
+    >
+      {state.phase === 'success'
+        ? 'Success!'
+        : state.phase === 'transferring'
+          ? 'Transferring…'
+          : 'Transfer and delete account'}
+    </button>
   )
 }

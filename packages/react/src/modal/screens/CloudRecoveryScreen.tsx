@@ -22,7 +22,7 @@ export interface CloudRecoveryScreenProps {
   onBack?: () => void
 }
 
-type Status = 'consent' | 'redirecting' | 'running' | 'success' | 'failed'
+type Status = 'consent' | 'redirecting' | 'running' | 'success' | 'greeting' | 'failed'
 
 // Errors whose own wording is more useful than the provider message (spec 02 §8).
 const KEEP_OWN_MESSAGE = new Set<ErrorCode>(['OAUTH_STATE_MISMATCH', 'NOT_AUTHENTICATED'])
@@ -30,8 +30,9 @@ const KEEP_OWN_MESSAGE = new Set<ErrorCode>(['OAUTH_STATE_MISMATCH', 'NOT_AUTHEN
 /**
  * Cloud backup and recovery (spec 02): 'Back up with Google Drive' /
  * 'Recover with iCloud' asks to continue to the provider; after the provider
- * sent the user back it runs the request, then shows success for 1.4 s (or
- * the wallet-created greeting for 2.5 s) or the failure with Try again.
+ * sent the user back it runs the request, then shows success for 1.4 s
+ * and closes, or (post-login creation) goes on to the wallet-created greeting
+ * for 2.5 s (spec 02 §2); or it shows the failure with Try again.
  */
 export function CloudRecoveryScreen({
   request,
@@ -66,10 +67,15 @@ export function CloudRecoveryScreen({
     )
   }, [request, failureCode])
 
+  // Spec 02 §2: "On success the message shows for 1400 ms, then the modal closes or goes
+  // to the wallet-created screen."
   useEffect(() => {
-    if (status !== 'success') return
-    const delay = request.greeting ? WALLET_CREATED_CLOSE_DELAY_MS : SUCCESS_CLOSE_DELAY_MS
-    const timer = setTimeout(() => callbacks.current.onClose(), delay)
+    if (status !== 'success' && status !== 'greeting') return
+    const next = status === 'success' && request.greeting ? () => setStatus('greeting') : null
+    const timer = setTimeout(
+      next ?? (() => callbacks.current.onClose()),
+      status === 'greeting' ? WALLET_CREATED_CLOSE_DELAY_MS : SUCCESS_CLOSE_DELAY_MS,
+    )
     return () => clearTimeout(timer)
   }, [status, request.greeting])
 
@@ -133,8 +139,8 @@ export function CloudRecoveryScreen({
       </ScreenLayout>
     )
 
-  if (status === 'success') {
-    const greeting = request.greeting
+  if (status === 'success' || status === 'greeting') {
+    const greeting = status === 'greeting' ? request.greeting : undefined
     const title = greeting
       ? greeting.isNewUser
         ? `Welcome${greeting.appName ? ` to ${greeting.appName}` : ''}`
@@ -164,7 +170,10 @@ export function CloudRecoveryScreen({
     )
   }
 
-  const message = formatUserMessage(error ?? failureCode, { provider })
+  // Spec 02 §2: failures read '{Recovery|Back up} with {provider} unsuccessful' (a refused
+  // consent exchange, RECOVERY_OAUTH_FAILED, too); a few keep their own, more useful words.
+  const shown = error && KEEP_OWN_MESSAGE.has(error) ? error : failureCode
+  const message = formatUserMessage(shown, { provider })
   return (
     <ScreenLayout
       title={message.title}

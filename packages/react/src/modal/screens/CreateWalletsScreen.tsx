@@ -1,9 +1,7 @@
 import { LatchkeyError } from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import { useState } from 'react'
 import type { CreateWalletsRequest } from '../../create-on-login.ts'
 import type { LatchkeyInstance } from '../../store.ts'
-import { ErrorScreen } from './ErrorScreen.tsx'
 import { WalletCreationScreen } from './WalletCreationScreen.tsx'
 
 export interface CreateWalletsScreenProps {
@@ -15,11 +13,13 @@ export interface CreateWalletsScreenProps {
 /**
  * The post-login wallet step opened for a login the modal did not make (a
  * guest's, `createWalletsAfterLogin`): the same screens as after a modal
- * login; a failure (the user has been logged out) shows its error.
+ * login. A failure (the user has been logged out) shows its message and
+ * Close, and the call rejects with it; closing the recovery choice rejects
+ * with SET_RECOVERY_EXITED.
  */
 export function CreateWalletsScreen({ instance, request, onClose }: CreateWalletsScreenProps) {
-  const [failure, setFailure] = useState<ErrorCode | null>(null)
-  if (failure) return <ErrorScreen code={failure} onBack={onClose} />
+  const exitWith = (code: ErrorCode | null) =>
+    instance.setWalletScreenExit(request, code ? new LatchkeyError(code) : null)
   return (
     <WalletCreationScreen
       client={instance.client}
@@ -31,10 +31,9 @@ export function CreateWalletsScreen({ instance, request, onClose }: CreateWallet
         instance.completeWalletScreen(request, undefined)
         onClose()
       }}
-      onFailed={(code) => {
-        instance.setWalletScreenExit(request, new LatchkeyError(code))
-        setFailure(code)
-      }}
+      onFailed={exitWith}
+      onClose={onClose}
+      onExitChange={exitWith}
     />
   )
 }

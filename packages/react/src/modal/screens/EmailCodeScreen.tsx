@@ -29,7 +29,8 @@ export interface EmailCodeScreenProps {
   onBack(): void
 }
 
-// Errors with their own wording in the catalogue; other code errors read 'Issue verifying code' (spec 01 §8).
+// Errors with their own wording in the catalogue; other email code errors read 'Issue
+// verifying code' (spec 01 §8).
 const WORDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'INVALID_CODE',
   'TOO_MANY_ATTEMPTS',
@@ -40,9 +41,13 @@ const WORDED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 function describe(
   { error, step }: NonNullable<EmailCodeScreenProps['error']>,
   resendAt: number | undefined,
+  channel: 'email' | 'sms' | 'whatsapp',
 ): string | null {
   // A resend refused for the cooldown: the countdown on the link says it (issue 16, 3).
   if (error.code === 'RESEND_COOLDOWN' && resendAt !== undefined) return null
+  // Spec 01 §8: a 400/422 the server explained shows its message; so does a failed SMS
+  // (or WhatsApp) verification, whatever the failure.
+  if (error.serverMessage || channel !== 'email') return error.userMessageLine
   if (step === 'send' || WORDED.has(error.code)) return errorMessages[error.code].title
   return ISSUE_VERIFYING_CODE
 }
@@ -65,7 +70,7 @@ export function EmailCodeScreen(props: EmailCodeScreenProps) {
   const [boxesInError, setBoxesInError] = useState(false)
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent'>('idle')
   const waitSeconds = useSecondsLeft(resendAt)
-  const shownMessage = shownError && describe(shownError, resendAt)
+  const shownMessage = shownError && describe(shownError, resendAt, channel)
 
   useEffect(() => {
     setShownError(error)

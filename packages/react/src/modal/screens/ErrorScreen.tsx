@@ -11,13 +11,21 @@ export interface ErrorScreenProps {
   onBack?: () => void
   /** Placeholders of the message, e.g. `{ id: '137' }` for 'Chain ID {id} is not supported…'. */
   values?: Record<string, string>
+  /**
+   * The server's own words, shown instead of the catalogue's (spec 01 §8: a
+   * 400/422 the catalogue defers to the server for, or a code this client
+   * does not know): a LatchkeyError's `serverMessage`.
+   */
+  serverMessage?: string
 }
 
-/** The error screen (spec 02): title and detail from the catalogue, Retry when retryable. */
-export function ErrorScreen({ code, onRetry, onBack, values }: ErrorScreenProps) {
-  const message = errorMessages[code]
-    ? formatUserMessage(code, values)
-    : errorMessages.INTERNAL_ERROR
+/**
+ * The error screen (spec 02): title and detail from the catalogue, or the
+ * server's message where spec 01 §8 shows it; Retry when retryable.
+ */
+export function ErrorScreen({ code, onRetry, onBack, values, serverMessage }: ErrorScreenProps) {
+  const entry = errorMessages[code] ? formatUserMessage(code, values) : errorMessages.INTERNAL_ERROR
+  const message = serverMessage ? { title: serverMessage, retryable: entry.retryable } : entry
   return (
     <ScreenLayout
       title={message.title}

@@ -59,3 +59,33 @@ describe('ExportWalletScreen: Escape inside the enclave frame (issue 16, item 7a
     expect(h.onClose).toHaveBeenCalledOnce()
   })
 })
+
+describe('ExportWalletScreen: errors from the export page', () => {
+  it("a session the page finds missing reads 'User must be authenticated before exporting their wallet' (spec 03 §8)", () => {
+    const h = show()
+    h.post({ event: 'latchkey:export:error', data: { code: 'NOT_AUTHENTICATED' } })
+    expect(screen.getByRole('alert').textContent).toBe(
+      'User must be authenticated before exporting their wallet',
+    )
+  })
+
+  it("passes each copy's kind to the request and reports the export", () => {
+    const onCopied = vi.fn()
+    const props = { onExported: vi.fn(), onClose: vi.fn() }
+    render(<ExportWalletScreen request={{ ...request, onCopied }} {...props} />)
+    const frame = screen.getByTitle('Export your wallet') as HTMLIFrameElement
+    const frameWindow = { postMessage: vi.fn() }
+    Object.defineProperty(frame, 'contentWindow', { value: frameWindow })
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: { event: 'latchkey:export:copied', data: { what: 'private_key' } },
+          origin: ENCLAVE,
+          source: frameWindow as unknown as Window,
+        }),
+      )
+    })
+    expect(onCopied).toHaveBeenCalledWith('private_key')
+    expect(props.onExported).toHaveBeenCalledOnce()
+  })
+})

@@ -3,6 +3,12 @@ import { useEffect, useRef, useState } from 'react'
 import type { ExportWalletRequest } from '../../store.ts'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 
+/** A session the export page found missing or expired reads as spec 03 §8 says for export. */
+const exportError = (code: ErrorCode | undefined): ErrorCode =>
+  code === 'NOT_AUTHENTICATED' || code === 'WALLET_NOT_AUTHENTICATED'
+    ? 'EXPORT_NOT_AUTHENTICATED'
+    : (code ?? 'INTERNAL_ERROR')
+
 export interface ExportWalletScreenProps {
   request: ExportWalletRequest
   /** The user copied a key: the export happened (closing then resolves). */
@@ -32,17 +38,22 @@ export function ExportWalletScreen({ request, onExported, onClose }: ExportWalle
       const source = frame.current?.contentWindow
       // A frame without a window yet (or a null source) never matches.
       if (!source || event.origin !== origin || event.source !== source) return
-      const message = event.data as { event?: unknown; data?: { code?: ErrorCode } }
+      const message = event.data as {
+        event?: unknown
+        data?: { code?: ErrorCode; what?: 'private_key' | 'seed_phrase' }
+      }
       if (message?.event === 'latchkey:export:ready' && !initialised) {
         initialised = true
         frame.current?.contentWindow?.postMessage(
           { event: 'latchkey:export:init', data: request.init },
           origin,
         )
-      } else if (message?.event === 'latchkey:export:copied') callbacks.current.onExported()
-      else if (message?.event === 'latchkey:export:escape') callbacks.current.onClose()
-      else if (message?.event === 'latchkey:export:error')
-        setError(message.data?.code ?? 'INTERNAL_ERROR')
+      } else if (message?.event === 'latchkey:export:copied') {
+        const what = message.data?.what
+        if (what === 'private_key' || what === 'seed_phrase') request.onCopied?.(what)
+        callbacks.current.onExported()
+      } else if (message?.event === 'latchkey:export:escape') callbacks.current.onClose()
+      else if (message?.event === 'latchkey:export:error') setError(exportError(message.data?.code))
     }
     window.addEventListener('message', onMessage)
     return () => window.removeEventListener('message', onMessage)

@@ -1,4 +1,5 @@
 import type { LoginMethod } from '@latchkey/core'
+import type { WalletOption } from '@latchkey/core/external'
 import { DEFAULT_LANDING_HEADER } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react'
@@ -6,7 +7,18 @@ import type { ResolvedConfig } from '../../config.ts'
 import { EmailForm } from '../components/EmailForm.tsx'
 import { Footer } from '../components/Footer.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
-import { landingLayout } from '../landing.ts'
+import { CONTINUE_WITH_A_WALLET, type LandingLayout, landingLayout } from '../landing.ts'
+import { WalletIcon } from '../methods/wallet/WalletList.tsx'
+
+/** The app's wallets, for the landing screen's wallet rows (`landingShowsWallets`). */
+export interface LandingWallets {
+  /** The app's wallet list, detected wallets included; null while its code loads. */
+  options: WalletOption[] | null
+  /** The wallets an order's wallet entry stands for ('detected_wallets' → each detected one). */
+  expand(entry: string): WalletOption[]
+  /** The wallet this browser last connected. */
+  recentId: string | null
+}
 
 export interface LandingScreenProps {
   config: ResolvedConfig
@@ -27,6 +39,12 @@ export interface LandingScreenProps {
   onMethod?(method: LoginMethod): void
   /** The overflow button ('Other socials' / 'More options') was pressed. */
   onOverflow?(methods: LoginMethod[], label: string): void
+  /** When the landing screen draws wallets of its own. */
+  wallets?: LandingWallets
+  /** A wallet's own row was pressed (its id). */
+  onWallet?(walletId: string): void
+  /** The wallet button was pressed: the wallets it lists, null for the app's whole list. */
+  onWalletList?(wallets: string[] | null): void
 }
 
 /**
@@ -61,20 +79,72 @@ export function LandingScreen({
   phoneInput,
   onMethod,
   onOverflow,
+  wallets,
+  onWallet,
+  onWalletList,
 }: LandingScreenProps) {
   const passkeyButton = passkeyLoginButton(config)
-  const layout = useMemo(() => {
+  const { layout, walletOptions } = useMemo(() => {
     const methods = passkeyButton
       ? config.loginMethods.filter((method) => method !== 'passkey')
       : config.loginMethods
-    return landingLayout({
+    const walletOptions = new Map<string, WalletOption>()
+    const known = (options: WalletOption[]) =>
+      options.map((option) => {
+        walletOptions.set(option.id, option)
+        return option.id
+      })
+    const layout: LandingLayout = landingLayout({
       methods,
       order: config.loginMethodsAndOrder,
       groupPriority: config.loginGroupPriority,
       available: methods,
+      wallets: wallets?.options ? known(wallets.options) : null,
+      // Until the list loads, a wallet entry stands for no row.
+      expandWallet: (entry) => known(wallets?.options ? wallets.expand(entry) : []),
     })
-  }, [config.loginMethods, config.loginMethodsAndOrder, config.loginGroupPriority, passkeyButton])
-  const row = (method: LoginMethod): ReactNode => {
+    return { layout, walletOptions }
+  }, [
+    config.loginMethods,
+    config.loginMethodsAndOrder,
+    config.loginGroupPriority,
+    passkeyButton,
+    wallets,
+  ])
+  const recentWalletRow =
+    recentMethod === 'wallet' && layout.rows.some((entry) => entry === wallets?.recentId)
+  const row = (entry: string): ReactNode => {
+    if (entry === 'wallet' && layout.walletButton) {
+      const { label, wallets: list } = layout.walletButton
+      return (
+        <MethodButton
+          key="wallet"
+          method="wallet"
+          label={label}
+          recent={recentMethod === 'wallet' && !recentWalletRow}
+          onClick={() => (onWalletList ? onWalletList(list) : onMethod?.('wallet'))}
+        />
+      )
+    }
+    const option = walletOptions.get(entry)
+    if (option)
+      return (
+        <button
+          key={`wallet:${option.id}`}
+          type="button"
+          className="lk-option lk-wallet-row"
+          data-wallet={option.id}
+          aria-label={option.name}
+          onClick={() => onWallet?.(option.id)}
+        >
+          <WalletIcon option={option} />
+          <span className="lk-wallet-name">{option.name}</span>
+          {recentMethod === 'wallet' && option.id === wallets?.recentId && (
+            <span className="lk-chip">Recent</span>
+          )}
+        </button>
+      )
+    const method = entry as LoginMethod
     if (method === 'email' && !config.hideDirectWeb2Inputs)
       return (
         <EmailForm
@@ -139,6 +209,7 @@ export function LandingScreen({
 
 /** How a method's button reads: 'Continue with Google', 'Continue with email'. */
 export function methodLabel(method: LoginMethod): string {
+  if (method === 'wallet') return CONTINUE_WITH_A_WALLET
   return `Continue with ${METHOD_NAMES[method] ?? method}`
 }
 
@@ -157,17 +228,19 @@ const METHOD_NAMES: Partial<Record<LoginMethod, string>> = {
   line: 'LINE',
   telegram: 'Telegram',
   farcaster: 'Farcaster',
-  wallet: 'a wallet',
   passkey: 'a passkey',
 }
 
 /** A login method's row button, disabled for 2 s after a click (a redirect is usually on its way). */
 export function MethodButton({
   method,
+  label,
   recent,
   onClick,
 }: {
   method: LoginMethod
+  /** Default: `methodLabel(method)`. */
+  label?: string
   recent: boolean
   onClick(): void
 }) {
@@ -188,7 +261,7 @@ export function MethodButton({
         onClick()
       }}
     >
-      <span>{methodLabel(method)}</span>
+      <span>{label ?? methodLabel(method)}</span>
       {recent && <span className="lk-chip">Recent</span>}
     </button>
   )

@@ -21,7 +21,7 @@ export interface SecureAccountScreenProps {
 type View =
   | { view: 'list' }
   | { view: 'splash' }
-  | { view: 'password' }
+  | { view: 'password'; fromList?: boolean }
   | { view: 'automatic' }
   | { view: 'cloud'; provider: CloudRecoveryProvider }
 
@@ -79,6 +79,8 @@ export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountS
           }}
           onSet={onDone}
           onClose={onClose}
+          // Spec 02 §4: Back from the first step only when the user came from the choice.
+          onBack={view.fromList ? toList : undefined}
         />
       )
     case 'automatic':
@@ -114,7 +116,7 @@ export function SecureAccountScreen({ request, onDone, onClose }: SecureAccountS
               isCloud(option)
                 ? { view: 'cloud', provider: option }
                 : option === 'user-passcode'
-                  ? { view: 'password' }
+                  ? { view: 'password', fromList: true }
                   : { view: 'automatic' },
             )
           }

@@ -1,5 +1,5 @@
 import { LatchkeyError } from '@latchkey/core'
-import { COPY_FEEDBACK_MS, SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
+import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { errorMessages } from '@latchkey/protocol/errors'
 import { useEffect, useRef, useState } from 'react'
 import type { SetPasswordRequest } from '../../store.ts'
@@ -8,6 +8,7 @@ import { PasswordInput } from '../components/PasswordInput.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 import { StrengthMeter } from '../components/StrengthMeter.tsx'
+import { useCopyFeedback } from '../components/useCopyFeedback.ts'
 import { generatePassword, passwordStrength, validatePassword } from '../password.ts'
 import { downloadTextFile } from '../save-password.ts'
 
@@ -17,6 +18,11 @@ export interface SetPasswordScreenProps {
   onSet(): void
   /** Close, Cancel, or 1.4 s after success when the wizard started automatically. */
   onClose(): void
+  /**
+   * Back from the first step: given only when the user arrived from the
+   * recovery choice ('Secure your account', spec 02 §4).
+   */
+  onBack?: () => void
 }
 
 /** Spec 02 §4: the wizard's states, in order; Back goes one step back. */
@@ -42,25 +48,19 @@ const lockIcon = (
  * done ('Success' or 'Something went wrong'). The password is set by the
  * request's `setPassword` (core); this only renders.
  */
-export function SetPasswordScreen({ request, onSet, onClose }: SetPasswordScreenProps) {
+export function SetPasswordScreen({ request, onSet, onClose, onBack }: SetPasswordScreenProps) {
   const [step, setStep] = useState<Step>('creating')
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [acknowledged, setAcknowledged] = useState(false)
   const [submitting, setSubmitting] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
-  const [copied, setCopied] = useState(false)
+  const { copy, copied, confirmIcon } = useCopyFeedback()
   const close = useRef(onClose)
   close.current = onClose
 
   const back = () => setStep(STEPS[Math.max(STEPS.indexOf(step) - 1, 0)] as Step)
   const next = () => setStep(STEPS[STEPS.indexOf(step) + 1] as Step)
-
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS)
-    return () => clearTimeout(timer)
-  }, [copied])
 
   useEffect(() => {
     if (step !== 'done' || failure || !request.automatic) return
@@ -88,6 +88,7 @@ export function SetPasswordScreen({ request, onSet, onClose }: SetPasswordScreen
         title="Create a password"
         subtitle="You will need it to use your wallet on a new device."
         media={lockIcon}
+        onBack={onBack}
       >
         <form
           className="lk-stack"
@@ -138,14 +139,10 @@ export function SetPasswordScreen({ request, onSet, onClose }: SetPasswordScreen
           <button
             type="button"
             className="lk-btn lk-btn-secondary"
-            onClick={() =>
-              void navigator.clipboard?.writeText(password).then(
-                () => setCopied(true),
-                () => {},
-              )
-            }
+            onClick={() => copy(password)}
+            data-confirmed={confirmIcon || undefined}
           >
-            {copied ? <CheckIcon /> : <CopyIcon />}
+            {confirmIcon ? <CheckIcon /> : <CopyIcon />}
             {copied ? 'Copied' : 'Copy'}
           </button>
           <button
@@ -164,9 +161,9 @@ export function SetPasswordScreen({ request, onSet, onClose }: SetPasswordScreen
     )
 
   if (step === 'confirming') {
+    // Spec 02 §5: 'Passwords do not match' as soon as the confirmation differs.
     const matches = confirm === password
-    // Speak up once the typed text can no longer become the password.
-    const mismatch = confirm !== '' && !matches && !password.startsWith(confirm)
+    const mismatch = confirm !== '' && !matches
     return (
       <ScreenLayout
         title="Confirm your password"

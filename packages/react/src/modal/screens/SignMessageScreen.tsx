@@ -1,15 +1,15 @@
 import { LatchkeyError } from '@latchkey/core'
 import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
-import type { CloudRecoveryProvider } from '@latchkey/protocol/schemas'
+import type { RecoveryMethod } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
+import { recoveryMethodOf } from '../../hooks/signing.ts'
 import { typedDataJson } from '../../hooks/useSignTypedData.ts'
 import type { SignMessagePayload, SignMessageRequest } from '../../store.ts'
 import { CheckIcon, PenIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
-import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
-import { RecoverWalletScreen } from './RecoverWalletScreen.tsx'
+import { ConnectEmbeddedWalletScreen } from './ConnectEmbeddedWalletScreen.tsx'
 
 export interface SignMessageScreenProps {
   request: SignMessageRequest
@@ -19,8 +19,11 @@ export interface SignMessageScreenProps {
   onDone(): void
   /** 'Not now': close without signing (the user's rejection). */
   onCancel(): void
-  /** The wallet needs its password first (RECOVERY_REQUIRED): true while the password screen shows. */
-  onRecovering?(recovering: boolean): void
+  /**
+   * What closing the modal means while the wallet is being recovered first
+   * (the connect-wallet screen's exit); null again once it is.
+   */
+  onExitChange?(error: LatchkeyError | null): void
 }
 
 export const SIGN_MESSAGE_DEFAULTS = {
@@ -71,11 +74,11 @@ export function SignMessageScreen({
   onSigned,
   onDone,
   onCancel,
-  onRecovering,
+  onExitChange,
 }: SignMessageScreenProps) {
   const [status, setStatus] = useState<'idle' | 'signing' | 'success' | 'recovering'>('idle')
-  // A cloud-backed wallet on a new device recovers through its provider's consent.
-  const [cloud, setCloud] = useState<CloudRecoveryProvider | null>(null)
+  // What the wallet's recovery on this device asks of the user (the RECOVERY_REQUIRED answer).
+  const [needs, setNeeds] = useState<RecoveryMethod | null>(null)
   const [error, setError] = useState<ErrorCode | null>(null)
   const done = useRef(onDone)
   done.current = onDone
@@ -89,12 +92,10 @@ export function SignMessageScreen({
       onSigned(result)
       setStatus('success')
     } catch (e) {
-      // A password-protected wallet on a new device: ask for the password, then sign.
-      if (e instanceof LatchkeyError && e.code === 'RECOVERY_REQUIRED' && request.recover) {
-        const method = (e.details as { recovery_method?: string } | undefined)?.recovery_method
-        if (method === 'google-drive' || method === 'icloud') setCloud(method)
+      // A password or cloud-backed wallet on a new device: recover it (spec 03 "Connect wallet"), then sign.
+      if (e instanceof LatchkeyError && e.code === 'RECOVERY_REQUIRED' && request.recovery) {
+        setNeeds(recoveryMethodOf(e))
         setStatus('recovering')
-        onRecovering?.(true)
         return
       }
       setError(signingErrorCode(e))
@@ -108,29 +109,14 @@ export function SignMessageScreen({
     return () => clearTimeout(timer)
   }, [status])
 
-  if (status === 'recovering' && cloud && request.startCloudRecovery) {
-    const start = request.startCloudRecovery
+  if (status === 'recovering' && request.recovery)
     return (
-      <CloudRecoveryScreen
-        request={{
-          screen: 'cloud-recovery',
-          provider: cloud,
-          action: 'recover',
-          startConsent: () => start(cloud),
-        }}
-        onDone={() => {}}
+      <ConnectEmbeddedWalletScreen
+        step={request.recovery}
+        needs={needs}
+        onConnected={() => void sign()}
+        onExitChange={(error) => onExitChange?.(error)}
         onClose={onCancel}
-      />
-    )
-  }
-  if (status === 'recovering' && request.recover)
-    return (
-      <RecoverWalletScreen
-        recover={request.recover}
-        onRecovered={() => {
-          onRecovering?.(false)
-          void sign()
-        }}
       />
     )
 

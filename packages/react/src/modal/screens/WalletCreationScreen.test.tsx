@@ -1,77 +1,10 @@
-import { attachEnclave, createLatchkeyClient, createMemoryStorage } from '@latchkey/core'
 import { SUCCESS_CLOSE_DELAY_MS, WALLET_CREATED_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { APP_ID, ETH0, setupWalletCreation, userWire } from '../../test/wallet-creation.ts'
 import { WalletCreationScreen } from './WalletCreationScreen.tsx'
 
-const APP_ID = 'testappaaaaaaaaaaaaaaaaaa'
-const ETH0 = '0x1111111111111111111111111111111111111111'
-
-function jwt(claims: object) {
-  const b64 = (v: object) =>
-    btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
-  return `${b64({ alg: 'ES256' })}.${b64(claims)}.sig`
-}
-
-const userWire = (withWallet: boolean) => ({
-  id: 'did:latchkey:u',
-  created_at: 1,
-  mfa_methods: [],
-  has_accepted_terms: false,
-  is_guest: false,
-  linked_accounts: withWallet
-    ? [
-        {
-          type: 'wallet' as const,
-          address: ETH0,
-          chain_type: 'ethereum' as const,
-          wallet_index: 0,
-          wallet_client_type: 'latchkey' as const,
-          connector_type: 'embedded' as const,
-          imported: false,
-          delegated: false,
-          recovery_method: 'latchkey' as const,
-          entropy_id: ETH0,
-          verified_at: 1,
-          first_verified_at: 1,
-          latest_verified_at: 1,
-        },
-      ]
-    : [],
-})
-
-function setup(enclave: (event: string, data?: unknown) => Promise<unknown>) {
-  const calls: string[] = []
-  const fetch = vi.fn(async (url: string) => {
-    calls.push(String(url))
-    return new Response('{"success":true}', {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    })
-  }) as unknown as typeof globalThis.fetch
-  const client = createLatchkeyClient({
-    appId: APP_ID,
-    apiUrl: 'http://localhost:8787',
-    fetch,
-    storage: createMemoryStorage(),
-    cookies: { get: () => null, set() {}, remove() {} },
-  })
-  client.session.applyAuthResponse({
-    user: userWire(false),
-    is_new_user: true,
-    token: jwt({ aud: APP_ID, exp: Math.floor(Date.now() / 1000) + 3600 }),
-    refresh_token: 'r',
-    identity_token: null,
-    session_update_action: 'set',
-  })
-  attachEnclave(client, {
-    origin: 'http://localhost:8787',
-    request: ((event: string, data: unknown) => enclave(event, data)) as never,
-    keyThumbprint: async () => null,
-    destroy() {},
-  })
-  return { client, calls }
-}
+const setup = setupWalletCreation
 
 afterEach(() => {
   cleanup()
@@ -94,6 +27,7 @@ describe('WalletCreationScreen', () => {
         appName="Demo"
         onDone={onDone}
         onFailed={vi.fn()}
+        onClose={vi.fn()}
       />,
     )
     expect(screen.getByText('Setting up your wallet')).toBeTruthy()
@@ -116,6 +50,7 @@ describe('WalletCreationScreen', () => {
         appName="Demo"
         onDone={vi.fn()}
         onFailed={vi.fn()}
+        onClose={vi.fn()}
       />,
     )
     expect(await screen.findByText('All set!')).toBeTruthy()
@@ -136,6 +71,7 @@ describe('WalletCreationScreen', () => {
         appName="Demo"
         onDone={vi.fn()}
         onFailed={onFailed}
+        onClose={vi.fn()}
       />,
     )
     await elapse()
@@ -150,7 +86,7 @@ describe('WalletCreationScreen', () => {
     const calls: Array<{ event: string; data: unknown }> = []
     const { client } = setup(async (event, data) => {
       calls.push({ event, data })
-      return { user: userWire(true) }
+      return { user: userWire(['ethereum', 'solana']) }
     })
     const onDone = vi.fn()
     render(
@@ -162,6 +98,7 @@ describe('WalletCreationScreen', () => {
         userOwnedRecovery={['user-passcode']}
         onDone={onDone}
         onFailed={vi.fn()}
+        onClose={vi.fn()}
       />,
     )
     const password = 'Latchkey-test-123!'
@@ -216,6 +153,7 @@ describe('WalletCreationScreen', () => {
         userOwnedRecovery={['google-drive', 'user-passcode']}
         onDone={vi.fn()}
         onFailed={vi.fn()}
+        onClose={vi.fn()}
       />,
     )
     expect(await screen.findByRole('heading', { name: 'Secure your account' })).toBeTruthy()
@@ -249,7 +187,7 @@ describe('WalletCreationScreen', () => {
         return events.some((e) => e.event === 'latchkey:wallets:recover')
           ? { entropy_id: ETH0, status: 'ready', recovery_method: 'user-passcode' }
           : { entropy_id: ETH0, status: 'needs-recovery', recovery_method: 'user-passcode' }
-      return { user: userWire(true) }
+      return { user: userWire(['ethereum', 'solana']) }
     })
     const user = client.session.getState().user
     if (!user) throw new Error('no user')
@@ -283,6 +221,7 @@ describe('WalletCreationScreen', () => {
         appName="Demo"
         onDone={onDone}
         onFailed={onFailed}
+        onClose={vi.fn()}
       />,
     )
     fireEvent.change(await screen.findByLabelText('Password'), { target: { value: 'hunter22' } })

@@ -3,11 +3,13 @@ import {
   embeddedWallets,
   type LatchkeyClient,
   LatchkeyError,
+  logoutAfterCreationFailure,
   startCloudConsent,
   toLatchkeyError,
+  type WalletCreationScreenName,
 } from '@latchkey/core'
 import { WALLET_CREATED_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
-import type { ErrorCode } from '@latchkey/protocol/errors'
+import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import type { UserOwnedRecoveryMethod } from '../../config.ts'
@@ -16,6 +18,7 @@ import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 import { CloudRecoveryScreen } from './CloudRecoveryScreen.tsx'
+import { FailureScreen } from './FailureScreen.tsx'
 import { RecoverWalletScreen } from './RecoverWalletScreen.tsx'
 import { SecureAccountScreen } from './SecureAccountScreen.tsx'
 
@@ -31,29 +34,61 @@ export interface WalletCreationScreenProps {
   userOwnedRecovery?: UserOwnedRecoveryMethod[] | null
   /** Wallets are ready; the modal may close. */
   onDone(): void
-  /** Creation failed; the user has been logged out (spec 02). */
+  /** Creation failed and the user has been logged out (spec 02 §4): report it. */
   onFailed(code: ErrorCode): void
+  /** The failure screen's Close. */
+  onClose(): void
+  /**
+   * What closing the modal now means: SET_RECOVERY_EXITED while the
+   * recovery choice shows (spec 02 §4), null once it is made.
+   */
+  onExitChange?(code: ErrorCode | null): void
+}
+
+/** A failure nobody named is 'User wallet creation failed' (spec 02 §8). */
+const creationFailure = (error: unknown): ErrorCode => {
+  const { code } = toLatchkeyError(error)
+  return code === 'INTERNAL_ERROR' ? 'USER_WALLET_CREATION_FAILED' : code
+}
+
+/** Spec 02 §4: a failed creation logs the user out, with the event naming the error and screen. */
+async function failCreation(
+  client: LatchkeyClient,
+  error: unknown,
+  screen: WalletCreationScreenName,
+): Promise<ErrorCode> {
+  const code = creationFailure(error)
+  await logoutAfterCreationFailure(client, { error: code, screen })
+  return code
 }
 
 /**
  * The post-login wallet step: creates the wallets in the enclave, then greets
  * the user ("Welcome to {app}" when new, "All set!" otherwise) and closes
- * after 2.5 s. A failure logs the user out and reports
- * `embedded_wallet_creation_failure_logout`. When the app requires
- * user-owned recovery, 'Secure your account' comes first (a password alone
- * goes straight to the wizard); a Google Drive / iCloud choice leaves for the
+ * after 2.5 s. A failure logs the user out, reports
+ * `embedded_wallet_creation_failure_logout` with the error and the screen,
+ * and shows the message with Close. When the app requires user-owned
+ * recovery, 'Secure your account' comes first (a password alone goes
+ * straight to the wizard); a Google Drive / iCloud choice leaves for the
  * provider's consent and the creation finishes on return (react/cloud.ts).
  */
 export function WalletCreationScreen(props: WalletCreationScreenProps) {
-  const { client, chains, isNewUser, userOwnedRecovery, onDone } = props
+  const { client, chains, isNewUser, userOwnedRecovery, onDone, onExitChange } = props
   const [needsChoice] = useState(
     () =>
       !!userOwnedRecovery &&
       !embeddedWallets(client.session.getState().user).some((w) => !w.imported),
   )
+  const failed = useRef(false)
+  const exit = useRef(onExitChange)
+  exit.current = onExitChange
+  useEffect(() => {
+    if (needsChoice) exit.current?.('SET_RECOVERY_EXITED')
+  }, [needsChoice])
   if (needsChoice && userOwnedRecovery)
     // Started by the app: no Cancel; the password wizard creates the wallets
-    // with the password and closes itself 1.4 s after success.
+    // with the password and closes itself 1.4 s after success. Its failure
+    // ('Something went wrong' and Close) logs the user out like any other.
     return (
       <SecureAccountScreen
         request={{
@@ -63,13 +98,19 @@ export function WalletCreationScreen(props: WalletCreationScreenProps) {
           options: userOwnedRecovery,
           automatic: true,
           setPassword: (password) =>
-            createWalletsOnLogin(client, chains, { method: 'user-passcode', password }),
+            createWalletsOnLogin(client, chains, { method: 'user-passcode', password }).catch(
+              async (error: unknown) => {
+                failed.current = true
+                props.onFailed(await failCreation(client, error, 'set-password'))
+                throw error
+              },
+            ),
           setAutomatic: () => Promise.reject(new LatchkeyError('UNSUPPORTED_METHOD')),
           startConsent: (provider) =>
             startCloudConsent(client, { provider, action: 'create-wallet', chains, isNewUser }),
         }}
-        onDone={() => {}}
-        onClose={onDone}
+        onDone={() => exit.current?.(null)}
+        onClose={() => (failed.current ? props.onClose() : onDone())}
       />
     )
   return <CreateWallets {...props} />
@@ -82,8 +123,10 @@ function CreateWallets({
   appName,
   onDone,
   onFailed,
+  onClose,
 }: WalletCreationScreenProps) {
   const [status, setStatus] = useState<'creating' | 'done'>('creating')
+  const [failure, setFailure] = useState<ErrorCode | null>(null)
   // The user's secret exists but not on this device, and its recovery needs the user.
   const [recovery, setRecovery] = useState<{ method: RecoveryMethod; entropyId: string } | null>(
     null,
@@ -101,9 +144,8 @@ function CreateWallets({
         const failure = toLatchkeyError(error)
         const needed = failure.code === 'RECOVERY_REQUIRED' ? recoveryNeeded(failure) : null
         if (needed) return setRecovery(needed)
-        const code = failure.code
-        client.trackEvent('embedded_wallet_creation_failure_logout', { code })
-        await client.session.logout()
+        const code = await failCreation(client, failure, 'wallet-creation')
+        setFailure(code)
         callbacks.current.onFailed(code)
       })
   }, [client, chains])
@@ -114,6 +156,13 @@ function CreateWallets({
     return () => clearTimeout(timer)
   }, [status])
 
+  if (failure)
+    return (
+      <FailureScreen
+        message={errorMessages[failure] ?? errorMessages.USER_WALLET_CREATION_FAILED}
+        onClose={onClose}
+      />
+    )
   if (status === 'creating' && recovery?.method === 'user-passcode')
     return (
       <RecoverWalletScreen

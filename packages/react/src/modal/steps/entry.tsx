@@ -1,15 +1,15 @@
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { LandingWithWallets } from '../landing-wallets.tsx'
 import { EmailCodeScreen } from '../screens/EmailCodeScreen.tsx'
 import { EmailEntryScreen } from '../screens/EmailEntryScreen.tsx'
-import { LandingScreen } from '../screens/LandingScreen.tsx'
 import { MoreOptionsScreen } from '../screens/MoreOptionsScreen.tsx'
 import type { StepRenderers } from './context.ts'
 
-/** The email and phone entry screens' titles per intent. */
+/** The email and phone entry screens' titles per intent (spec 02 "Email and phone update"). */
 const ENTRY_TITLES = {
   login: { email: 'Log in with email', sms: 'Log in with phone' },
-  link: { email: 'Link your email', sms: 'Link your phone' },
-  update: { email: 'Update your email', sms: 'Update your phone' },
+  link: { email: 'Connect your email', sms: 'Connect your phone' },
+  update: { email: 'Update your email', sms: 'Update your phone number' },
 } as const
 
 /** The landing screen, its overflow, and the code logins: email and SMS inputs and code screens. */
@@ -17,8 +17,17 @@ export const entrySteps: Pick<
   StepRenderers,
   'landing' | 'more-options' | 'email-entry' | 'email-code' | 'sms-entry' | 'sms-code'
 > = {
-  landing: (_, { config, recentMethod, email, sms, chooseMethod, setScreen }) => (
-    <LandingScreen
+  landing: (
+    _,
+    { instance, config, loginOptions, recentMethod, email, sms, chooseMethod, setScreen },
+  ) => (
+    <LandingWithWallets
+      instance={instance}
+      walletChainType={loginOptions.walletChainType ?? config.walletChainType}
+      onWallet={(walletId) => setScreen({ screen: 'wallet', walletId })}
+      onWalletList={(wallets) =>
+        setScreen(wallets ? { screen: 'wallet', walletList: wallets } : { screen: 'wallet' })
+      }
       config={config}
       recentMethod={recentMethod}
       email={email.input}

@@ -42,7 +42,7 @@ export const methodSteps: Pick<
     />
   ),
   wallet: (
-    _,
+    screen,
     { instance, loginOptions, config, linking, disableSignup, setScreen, failed, backToLanding },
   ) => (
     <Suspense fallback={<LoadingScreen />}>
@@ -51,7 +51,8 @@ export const methodSteps: Pick<
         mode={loginOptions.connectOnly ? 'connect' : linking ? 'link' : 'login'}
         disableSignup={disableSignup}
         walletChainType={loginOptions.walletChainType ?? config.walletChainType}
-        walletList={config.walletList}
+        walletList={screen.walletList ?? config.walletList}
+        initialWallet={screen.walletId}
         onDone={({ user, isNewUser, walletName }) =>
           setScreen({
             screen: 'success',

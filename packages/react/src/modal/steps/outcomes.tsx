@@ -54,7 +54,7 @@ export const outcomeSteps: Pick<
       onDecline={postLogin.declineTerms}
     />
   ),
-  'wallet-creation': (screen, { instance, config, postLogin, setScreen }) => (
+  'wallet-creation': (screen, { instance, config, postLogin }) => (
     <WalletCreationScreen
       client={instance.client}
       chains={screen.chains}
@@ -71,7 +71,10 @@ export const outcomeSteps: Pick<
           wasAlreadyAuthenticated: false,
         })
       }
-      onFailed={(code) => setScreen({ screen: 'error', code })}
+      // Spec 02 §2, §4: the user is logged out; the screen shows the message and Close.
+      onFailed={(code) => instance.emitLoginEvent({ type: 'error', code })}
+      onClose={() => instance.closeModal()}
+      onExitChange={postLogin.setWalletStepExit}
     />
   ),
   'account-transfer': (
@@ -113,7 +116,12 @@ export const outcomeSteps: Pick<
     )
   },
   error: (screen, { backToLanding }) => (
-    <ErrorScreen code={screen.code} onRetry={backToLanding} onBack={backToLanding} />
+    <ErrorScreen
+      code={screen.code}
+      serverMessage={screen.serverMessage}
+      onRetry={backToLanding}
+      onBack={backToLanding}
+    />
   ),
   'account-not-found': (_, { backToLanding }) => <AccountNotFoundScreen onRetry={backToLanding} />,
   'allowlist-rejected': (_, { ui, backToLanding }) => (

@@ -144,7 +144,14 @@ describe('link, unlink, update', () => {
       token: user.token ?? '',
       body: { email: 'second@example.com', code: await t.lastCode('second@example.com') },
     })
-    expect(res).toMatchObject({ status: 400, body: { code: 'CANNOT_LINK_MORE_OF_TYPE' } })
+    // Spec 01 §8: the modal shows this message, so it is written for the user.
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'CANNOT_LINK_MORE_OF_TYPE',
+        message: 'Only one email address can be linked to an account.',
+      },
+    })
   })
 
   it("offers a transfer of another user's only login method, else refuses (ACCOUNT_ALREADY_LINKED)", async () => {
@@ -294,6 +301,30 @@ describe('link, unlink, update', () => {
       body: { oldAddress: 'not-mine@example.com', newAddress: 'n2@example.com', code: '123456' },
     })
     expect(res).toMatchObject({ status: 404, body: { code: 'ACCOUNT_NOT_LINKED' } })
+  })
+
+  it('refuses an update by a user without an email address (spec 02 §5)', async () => {
+    const user = await t.login('soon-without@example.com')
+    await t.db
+      .deleteFrom('linked_accounts')
+      .where('identifier', '=', 'soon-without@example.com')
+      .execute()
+    await t.request(routes.emailInit, { body: { email: 'fresh@example.com' } })
+    const res = await t.request(routes.emailUpdate, {
+      token: user.token ?? '',
+      body: {
+        oldAddress: 'soon-without@example.com',
+        newAddress: 'fresh@example.com',
+        code: await t.lastCode('fresh@example.com'),
+      },
+    })
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'NO_EMAIL_TO_UPDATE',
+        message: 'User is required to have an email address to update it.',
+      },
+    })
   })
 })
 

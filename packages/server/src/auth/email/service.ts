@@ -191,6 +191,8 @@ export async function updateEmail(
   const oldIdentifier = normalizeEmail(input.oldAddress)
   const newIdentifier = normalizeEmail(input.newAddress)
   const accounts = await linkedAccountsOf(services.db, userId)
+  // Spec 02 §5: 'User is required to have an email address to update it.'
+  if (!accounts.some((a) => a.type === EMAIL_ACCOUNT_TYPE)) throw new ApiError('NO_EMAIL_TO_UPDATE')
   const current = accounts.find(
     (a) => a.type === EMAIL_ACCOUNT_TYPE && a.identifier === oldIdentifier,
   )

@@ -45,6 +45,19 @@ export function authorizationUrl(
 const unreachable = (spec: OAuthProviderSpec) =>
   new ApiError('OAUTH_PROVIDER_ERROR', `${spec.name} could not be reached`)
 
+/**
+ * Spec 01 §8 'account suspended, try another method'. No provider has a
+ * standard code for it; a refusal whose text names a suspension is one
+ * (GitHub's API answers a suspended user 403 "Sorry. Your account was
+ * suspended."; X's "Your account is suspended…").
+ */
+const saysSuspended = (json: unknown) => /suspend/i.test(JSON.stringify(json ?? ''))
+
+const suspended = (services: Pick<Services, 'logger'>, spec: OAuthProviderSpec) => {
+  services.logger.warn(`oauth: ${spec.name} says the account is suspended`)
+  return new ApiError('OAUTH_ACCOUNT_SUSPENDED')
+}
+
 async function call(
   services: Pick<Services, 'logger'>,
   spec: OAuthProviderSpec,
@@ -97,8 +110,8 @@ export interface ProviderTokenSet {
  * Exchanges the code at the token endpoint with the app's client secret
  * (post or basic, per provider) and the verifier. A refusal (an OAuth
  * `error`, whatever the status: GitHub answers 200) is 400
- * OAUTH_INVALID_CODE; an unreachable provider or a 5xx is 424
- * OAUTH_PROVIDER_ERROR.
+ * OAUTH_INVALID_CODE, or 403 OAUTH_ACCOUNT_SUSPENDED when it names a
+ * suspension; an unreachable provider or a 5xx is 424 OAUTH_PROVIDER_ERROR.
  */
 export async function exchangeCode(
   services: Pick<Services, 'logger'>,
@@ -134,6 +147,7 @@ export async function exchangeCode(
     throw unreachable(spec)
   }
   if (refusal.success) {
+    if (saysSuspended(json)) throw suspended(services, spec)
     services.logger.warn(
       `oauth: ${spec.name} refused a code exchange for app ${params.appId} (${refusal.data.error})`,
     )
@@ -214,7 +228,10 @@ const emailsSchema = z.array(
   z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }),
 )
 
-/** Calls the user endpoint (and GitHub's emails) with the access token. */
+/**
+ * Calls the user endpoint (and GitHub's emails) with the access token. A
+ * 401/403 naming a suspension is 403 OAUTH_ACCOUNT_SUSPENDED.
+ */
 export async function fetchUserinfo(
   services: Pick<Services, 'logger'>,
   spec: OAuthProviderSpec,
@@ -228,6 +245,7 @@ export async function fetchUserinfo(
     'user-agent': 'latchkey',
   }
   const { status, json } = await call(services, spec, userinfoUrl, { headers })
+  if ((status === 401 || status === 403) && saysSuspended(json)) throw suspended(services, spec)
   if (status !== 200 || !json || typeof json !== 'object') {
     services.logger.warn(`oauth: ${spec.name} user endpoint answered HTTP ${status}`)
     throw new ApiError('OAUTH_PROVIDER_ERROR', `${spec.name} did not return the user`)

@@ -24,12 +24,19 @@ export interface OAuthTestInstance extends TestInstance {
   /** init → provider → the return: what the browser would hand to authenticate / link. */
   redirect(
     provider: 'google' | 'github',
-    options?: { accountId?: string; deny?: boolean; token?: string; intent?: 'login' | 'link' },
+    options?: {
+      accountId?: string
+      deny?: boolean
+      token?: string
+      intent?: 'login' | 'link'
+      /** The captcha token of a login start, for an app with captcha enabled. */
+      captchaToken?: string
+    },
   ): Promise<{ code: string; state: string; verifier: string; back: URL }>
 }
 
 export async function getOAuthTestInstance(
-  options: { returnProviderTokens?: boolean } = {},
+  options: { returnProviderTokens?: boolean; captcha?: boolean } = {},
 ): Promise<OAuthTestInstance> {
   const oidc = await startTestOidcProvider({
     redirectUris: [REDIRECT_TO],
@@ -47,6 +54,7 @@ export async function getOAuthTestInstance(
     appSettings: {
       login_methods: { google: true, github: true },
       oauth: { return_provider_tokens: options.returnProviderTokens ?? false },
+      ...(options.captcha ? { captcha_enabled: true } : {}),
     },
   })
   await t.server.setAppProviderCredentials(t.app.id, {
@@ -68,7 +76,13 @@ export async function getOAuthTestInstance(
     },
     async redirect(
       provider: 'google' | 'github',
-      opts: { accountId?: string; deny?: boolean; token?: string; intent?: 'login' | 'link' } = {},
+      opts: {
+        accountId?: string
+        deny?: boolean
+        token?: string
+        intent?: 'login' | 'link'
+        captchaToken?: string
+      } = {},
     ) {
       const { verifier, challenge } = pkce()
       const state = stateCode()
@@ -80,6 +94,7 @@ export async function getOAuthTestInstance(
           code_challenge: challenge,
           state_code: state,
           intent: opts.intent ?? (opts.token ? 'link' : 'login'),
+          ...(opts.captchaToken ? { token: opts.captchaToken } : {}),
         },
       })
       if (init.status !== 200) throw new Error(`init failed: ${JSON.stringify(init.body)}`)

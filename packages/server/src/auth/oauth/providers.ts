@@ -40,6 +40,12 @@ export interface OAuthProviderSpec {
   scopes: readonly string[]
   /** How scopes are joined in the authorization URL (TikTok, Instagram: comma). */
   scopeSeparator?: ' ' | ','
+  /**
+   * Names the token answer may report a granted scope by, with the asked
+   * scopes each covers (Google reports `email` as its userinfo URL; GitHub's
+   * `user` covers `read:user` and `user:email`). See `missingScopes`.
+   */
+  grantedScopeAliases?: Readonly<Record<string, readonly string[]>>
   /** Send the S256 challenge to the provider (Latchkey checks the verifier itself in any case). */
   pkce: boolean
   /** How the client authenticates at the token endpoint (RFC 6749 §2.3.1). */
@@ -85,6 +91,10 @@ export const OAUTH_PROVIDER_SPECS: Readonly<Record<OAuthProvider, OAuthProviderS
       jwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
     },
     scopes: ['openid', 'email', 'profile'],
+    grantedScopeAliases: {
+      'https://www.googleapis.com/auth/userinfo.email': ['email'],
+      'https://www.googleapis.com/auth/userinfo.profile': ['profile'],
+    },
     pkce: true,
     tokenAuth: 'client_secret_post',
     identity: 'id_token',
@@ -148,6 +158,8 @@ export const OAUTH_PROVIDER_SPECS: Readonly<Record<OAuthProvider, OAuthProviderS
       emailsUrl: 'https://api.github.com/user/emails',
     },
     scopes: ['read:user', 'user:email'],
+    // https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/scopes-for-oauth-apps
+    grantedScopeAliases: { user: ['read:user', 'user:email'] },
     pkce: true,
     tokenAuth: 'client_secret_post',
     identity: 'userinfo',
@@ -295,4 +307,21 @@ export function providerSpec(
   const spec = OAUTH_PROVIDER_SPECS[provider]
   const override = options?.endpoints?.[provider]
   return override ? { ...spec, endpoints: { ...spec.endpoints, ...override } } : spec
+}
+
+/**
+ * The asked scopes the provider did not grant (spec 01 §8 "user denied: retry
+ * and check the box"). Providers that let the user untick a permission
+ * report what was granted in the token answer's `scope` (RFC 6749 §5.1;
+ * GitHub documents that "users can edit the scopes you requested"); an
+ * answer that reports none is taken as granting what was asked.
+ */
+export function missingScopes(spec: OAuthProviderSpec, granted: readonly string[]): string[] {
+  if (granted.length === 0) return []
+  const covered = new Set<string>()
+  for (const scope of granted) {
+    covered.add(scope)
+    for (const alias of spec.grantedScopeAliases?.[scope] ?? []) covered.add(alias)
+  }
+  return spec.scopes.filter((scope) => !covered.has(scope))
 }

@@ -23,7 +23,9 @@ export const oauthInitRoute = defineRoute({
   body: oauthInitRequestSchema,
   response: oauthInitResponseSchema,
   // Login start: the captcha is verified before anything else (docs/captcha.md).
-  captcha: (b) => b.token,
+  // A link start needs none: the handler authenticates the signed-in user instead
+  // (spec 01 §2: the captcha is for unauthenticated visitors).
+  captcha: (b) => (b.intent === 'link' ? false : b.token),
   handler: async ({ c, services, app, body }) => {
     const userId =
       body.intent === 'link'

@@ -23,7 +23,7 @@ import {
 } from '../../users/service.ts'
 import { accountTransferOrRefusal } from '../../users/transfer.ts'
 import { authorizationUrl, exchangeCode, identify } from './client.ts'
-import { type OAuthProfile, providerSpec } from './providers.ts'
+import { missingScopes, type OAuthProfile, providerSpec } from './providers.ts'
 import {
   assertPkceVerifier,
   consumeOAuthLoginState,
@@ -100,7 +100,11 @@ export async function initOAuth(
   }
 }
 
-/** Spends the state, checks the verifier, exchanges the code and reads the identity. */
+/**
+ * Spends the state, checks the verifier, exchanges the code, checks that
+ * every asked scope was granted (400 OAUTH_SCOPE_DENIED) and reads the
+ * identity.
+ */
 async function completeProviderFlow(
   services: Services,
   app: AppRecord,
@@ -119,6 +123,12 @@ async function completeProviderFlow(
     redirectTo: state.redirectTo,
     appId: app.id,
   })
+  // Spec 01 §8 "user denied: retry and check the box": a permission left unticked.
+  const missing = missingScopes(spec, tokenSet.tokens.scopes)
+  if (missing.length > 0) {
+    services.logger.warn(`oauth: ${spec.name} did not grant ${missing.join(', ')}`)
+    throw new ApiError('OAUTH_SCOPE_DENIED')
+  }
   const profile = await identify(services, spec, input.provider, tokenSet, {
     clientId: credentials.client_id,
     nonce: oauthNonce(services, input.state_code),

@@ -215,6 +215,8 @@ export async function updatePhone(
   const oldIdentifier = phoneKey(input.old_phone_number)
   const { e164: newIdentifier } = acceptPhone(services, input.new_phone_number)
   const accounts = await linkedAccountsOf(services.db, userId)
+  // Spec 02 §5: a phone is required to update a phone.
+  if (!accounts.some((a) => a.type === PHONE_ACCOUNT_TYPE)) throw new ApiError('NO_PHONE_TO_UPDATE')
   const current = accounts.find(
     (a) => a.type === PHONE_ACCOUNT_TYPE && a.identifier === oldIdentifier,
   )

@@ -194,7 +194,13 @@ describe('link, unlink, update', () => {
       token: user.token ?? '',
       body: { phoneNumber: '+14155550103', code: await lastSmsCode('+14155550103') },
     })
-    expect(second).toMatchObject({ status: 400, body: { code: 'CANNOT_LINK_MORE_OF_TYPE' } })
+    expect(second).toMatchObject({
+      status: 400,
+      body: {
+        code: 'CANNOT_LINK_MORE_OF_TYPE',
+        message: 'Only one phone number can be linked to an account.',
+      },
+    })
 
     // The phone now logs into the same user.
     t.clock.advance(31_000)
@@ -311,5 +317,25 @@ describe('link, unlink, update', () => {
       },
     })
     expect(res).toMatchObject({ status: 400, body: { code: 'ACCOUNT_ALREADY_LINKED' } })
+  })
+
+  it('refuses an update by a user without a phone number (spec 02 §5)', async () => {
+    const user = await t.login('no-phone@example.com')
+    await t.request(routes.smsInit, { body: { phoneNumber: '+14155550111' } })
+    const res = await t.request(routes.smsUpdate, {
+      token: user.token ?? '',
+      body: {
+        old_phone_number: '+14155550112',
+        new_phone_number: '+14155550111',
+        code: await lastSmsCode('+14155550111'),
+      },
+    })
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'NO_PHONE_TO_UPDATE',
+        message: 'User is required to have a phone number to update it.',
+      },
+    })
   })
 })

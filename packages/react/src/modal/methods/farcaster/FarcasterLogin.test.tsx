@@ -136,8 +136,9 @@ describe('FarcasterLogin', () => {
     expect(heading()).toBe('Sign in with Farcaster')
     expect(screen.getByText("Scan with your phone's camera to continue.")).toBeTruthy()
     expect(qr()?.getAttribute('data-qr-value')).toBe(CHANNEL.connectUri)
-    // Spec 01 §9: 160 px by default.
-    expect(qr()?.getAttribute('width')).toBe('160')
+    // Spec 01 §9: the sign-in code is the screen's content, so a large one (240 to 280 px).
+    expect(qr()?.getAttribute('width')).toBe('280')
+    expect(qr()?.style.minWidth).toBe('240px')
     const open = screen.getByRole('link', { name: 'Open in app' })
     expect(open.getAttribute('href')).toBe(CHANNEL.connectUri)
     expect(wait).toHaveBeenCalledTimes(1)
@@ -292,6 +293,22 @@ describe('FarcasterLogin', () => {
       screen.getAllByText('This account has already been linked to another user.').length,
     ).toBeGreaterThan(0)
     expect(errorCodes(onError)).toContain('ACCOUNT_ALREADY_LINKED')
+  })
+
+  it("a second Farcaster account reads the server's message, without Retry (spec 01 §8)", async () => {
+    const message = 'Only one Farcaster account can be linked to an account.'
+    wait.mockResolvedValue(PROOF)
+    link.mockRejectedValue(
+      new LatchkeyError('CANNOT_LINK_MORE_OF_TYPE', message, {
+        status: 400,
+        serverMessage: message,
+      }),
+    )
+    renderLogin({ intent: 'link' })
+    await flush()
+    expect(heading()).toBe('Authentication failed')
+    expect(screen.getByRole('alert').textContent).toBe(message)
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
   })
 
   it('Back leaves the method from the QR code and from a failure', async () => {

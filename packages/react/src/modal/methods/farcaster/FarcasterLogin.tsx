@@ -8,8 +8,7 @@ import {
   type User,
   waitForFarcaster,
 } from '@latchkey/core'
-import type { ErrorCode } from '@latchkey/protocol/errors'
-import { errorMessages } from '@latchkey/protocol/errors'
+import { type ErrorCode, errorMessages, type UserMessage } from '@latchkey/protocol/errors'
 import { useEffect, useState } from 'react'
 import { ConnectionStatus } from '../../components/ConnectionStatus.tsx'
 import { AlertIcon } from '../../components/icons.tsx'
@@ -33,7 +32,8 @@ type State =
   | { status: 'starting' }
   | { status: 'waiting'; connectUri: string }
   | { status: 'verifying' }
-  | { status: 'failed'; code: ErrorCode }
+  /** `message`: the error's user message (the server's words where spec 01 §8 shows them). */
+  | { status: 'failed'; code: ErrorCode; message: UserMessage }
 
 /**
  * Sign In With Farcaster (spec 01 "Farcaster sign-in"): the server opens a
@@ -86,7 +86,7 @@ export default function FarcasterLogin({
         if (signal.aborted) return
         const error = toLatchkeyError(cause)
         onError(error, fid === undefined ? undefined : { farcaster_id: fid })
-        setState({ status: 'failed', code: error.code })
+        setState({ status: 'failed', code: error.code, message: error.userMessage })
       }
     })()
     return () => abort.abort()
@@ -99,7 +99,7 @@ export default function FarcasterLogin({
 
   if (state.status === 'verifying') return <ConnectionStatus name="Farcaster" status="verifying" />
   if (state.status === 'failed') {
-    const message = errorMessages[state.code]
+    const { message } = state
     const timedOut = state.code === 'FARCASTER_TIMEOUT'
     return (
       <ScreenLayout
@@ -144,7 +144,7 @@ export default function FarcasterLogin({
     >
       {!mobile && (
         <div className="lk-qr-wrap">
-          <QrCode value={state.connectUri} label="Farcaster sign-in QR code" />
+          <QrCode value={state.connectUri} size="large" label="Farcaster sign-in QR code" />
         </div>
       )}
       <div className="lk-actions">

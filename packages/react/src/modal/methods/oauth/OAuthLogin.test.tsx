@@ -92,7 +92,8 @@ const renderHost = (onComplete?: () => void) =>
     </LatchkeyProvider>,
   )
 
-const STATE = 's'.repeat(43)
+// Spec 01 §2: the state names the provider, so the return carries code, state and provider.
+const STATE = `google.${'s'.repeat(43)}`
 function pendingFromModal(ui: 'modal' | 'app' = 'modal') {
   sessionStorage.setItem(
     oauthPendingKey(APP_ID),
@@ -174,7 +175,7 @@ describe('social login in the modal', () => {
 
   it('a foreign state is the phishing warning, with no Retry and no server call', async () => {
     pendingFromModal()
-    history.replaceState(null, '', '/?code=abc&state=someone-elses')
+    history.replaceState(null, '', `/?code=abc&state=google.${'x'.repeat(43)}`)
     renderHost()
     await screen.findByRole('heading', { name: 'Authentication failed' })
     expect(screen.getByText('Unexpected auth flow. This may be a phishing attempt.')).toBeTruthy()
@@ -189,7 +190,8 @@ describe('social login in the modal', () => {
     history.replaceState(null, '', `/?error=access_denied&state=${STATE}`)
     renderHost()
     await screen.findByRole('heading', { name: 'Authentication failed' })
-    expect(screen.getByText('Invalid code during OAuth flow.')).toBeTruthy()
+    expect(screen.getByText('User denied confirmation during OAuth flow')).toBeTruthy()
+    expect(location.search).toBe('')
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth'))
   })
@@ -213,5 +215,47 @@ describe('social login in the modal', () => {
     await screen.findByRole('button', { name: 'Log in' })
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(location.search).toBe(`?code=abc&state=${STATE}`)
+  })
+
+  it('a return this tab has no pending login for (another tab) opens the modal on a clear error', async () => {
+    const assign = vi.fn()
+    vi.spyOn(window.location, 'assign').mockImplementation(assign)
+    history.replaceState(null, '', `/?code=abc&state=${STATE}&keep=1`)
+    renderHost()
+    await screen.findByRole('heading', { name: 'Authentication failed' })
+    expect(
+      screen.getByText(
+        'This login has expired. Start it again: a social login must finish in the tab it began in, within 15 minutes.',
+      ),
+    ).toBeTruthy()
+    // All three parameters leave the address bar; nothing is exchanged.
+    expect(location.search).toBe('?keep=1')
+    expect(calls.some((c) => c.path === '/api/v1/oauth/authenticate')).toBe(false)
+    // Retry starts a fresh login with the provider the URL named.
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth'))
+    expect(calls.find((c) => c.path === '/api/v1/oauth/init')?.body).toMatchObject({
+      provider: 'google',
+    })
+  })
+
+  it('a permission left unchecked: retry and check the box (retryable)', async () => {
+    pendingFromModal()
+    history.replaceState(null, '', `/?code=abc&state=${STATE}`)
+    authenticate = () => json(400, { code: 'OAUTH_SCOPE_DENIED', message: 'scope' })
+    renderHost()
+    await screen.findByText(
+      'A permission was not granted. Retry and check the box next to each permission.',
+    )
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy()
+  })
+
+  it("a suspended account: 'account suspended, try another method', no Retry", async () => {
+    pendingFromModal()
+    history.replaceState(null, '', `/?code=abc&state=${STATE}`)
+    authenticate = () => json(403, { code: 'OAUTH_ACCOUNT_SUSPENDED', message: 'suspended' })
+    renderHost()
+    await screen.findByText('account suspended, try another method')
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
   })
 })

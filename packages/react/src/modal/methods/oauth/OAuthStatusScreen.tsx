@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import { errorMessages } from '@latchkey/protocol/errors'
+import { errorMessages, userMessageLine } from '@latchkey/protocol/errors'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
 import { ConnectionStatus } from '../../components/ConnectionStatus.tsx'
 import { oauthProviderName } from './providers.tsx'
@@ -8,7 +8,7 @@ export interface OAuthStatusScreenProps {
   provider: OAuthProvider
   /** `useLoginWithOAuth().state.status`; 'initial' and 'loading' show the verifying status. */
   status: 'initial' | 'loading' | 'done' | 'error'
-  /** The failure's code (`state.error.code`); its spec wording is the detail line. */
+  /** The failure's code (`state.error.code`); its catalogue wording (title and detail) is the detail line. */
   errorCode?: ErrorCode | null
   /** Shown instead of the code's catalogue wording (the server's message, where the spec says so). */
   errorMessage?: string
@@ -40,7 +40,8 @@ export function OAuthStatusScreen({
       <ConnectionStatus
         name={name}
         status="failure"
-        detail={errorMessage ?? message.title}
+        // The title, then what to do where the catalogue says it ('… Retry and check the box …').
+        detail={errorMessage ?? userMessageLine(message)}
         onRetry={message.retryable ? onRetry : undefined}
         onBack={onBack}
       />

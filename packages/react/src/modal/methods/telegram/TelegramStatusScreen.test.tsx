@@ -44,6 +44,23 @@ describe('TelegramStatusScreen (spec 01 §4: three statuses)', () => {
     expect(onRetry).toHaveBeenCalled()
   })
 
+  it("a second Telegram account: the server's message as detail (spec 01 §8)", () => {
+    const message = 'Only one Telegram account can be linked to an account.'
+    const error = new LatchkeyError('CANNOT_LINK_MORE_OF_TYPE', message, {
+      status: 400,
+      serverMessage: message,
+    })
+    render(
+      <TelegramStatusScreen
+        state={{ status: 'failure', error, retryable: error.userMessage.retryable === true }}
+        onRetry={() => {}}
+      />,
+    )
+    expect(screen.getByRole('heading').textContent).toBe('Authentication failed')
+    expect(screen.getByText(message)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
+  })
+
   it("failure 'Login with Telegram not allowed.' as detail, without Retry", () => {
     render(
       <TelegramStatusScreen

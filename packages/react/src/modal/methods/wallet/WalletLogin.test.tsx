@@ -551,6 +551,67 @@ describe('WalletLogin', () => {
       expect(errorCodes(onError)).toContain('WALLET_ADDRESS_TAKEN')
     })
 
+    it("Phantom with multichain off reads 'Could not connect with wallet' with Try again and Cancel", async () => {
+      const phantomSolanaOnly: WalletOption = {
+        ...PHANTOM,
+        key: 'standard:Phantom',
+        kind: 'wallet_standard',
+        chainTypes: ['solana', 'ethereum'],
+      }
+      const { manager, onError } = setup({
+        options: [phantomSolanaOnly],
+        walletChainType: 'ethereum-only',
+      })
+      manager.connect.mockRejectedValue(new LatchkeyError('WALLET_MULTICHAIN_DISABLED'))
+      pick('Phantom')
+      await flush()
+      expect(manager.connect).toHaveBeenCalledWith(
+        'standard:Phantom',
+        'ethereum',
+        expect.anything(),
+      )
+      expect(heading()).toBe('Could not connect with wallet')
+      expect(
+        screen.getByText("Turn on Ethereum in your wallet's settings, then try again."),
+      ).toBeTruthy()
+      expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Use a different wallet' })).toBeNull()
+      expect(errorCodes(onError)).toEqual(['WALLET_MULTICHAIN_DISABLED'])
+
+      fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+      await flush()
+      expect(manager.connect).toHaveBeenCalledTimes(2)
+      expect(heading()).toBe('Could not connect with wallet')
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+      expect(heading()).toBe('Log in with a wallet')
+    })
+
+    it("Try again counts as a retry: after two, 'Unable to connect wallet'", async () => {
+      const { manager } = setup({ walletChainType: 'ethereum-only' })
+      manager.connect.mockRejectedValue(new LatchkeyError('WALLET_MULTICHAIN_DISABLED'))
+      pick('Phantom')
+      await flush()
+      fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+      await flush()
+      fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+      await flush()
+      expect(heading()).toBe('Unable to connect wallet')
+      expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
+      expect(screen.getByRole('button', { name: 'Use a different wallet' })).toBeTruthy()
+    })
+
+    it("a wallet that does not answer reads 'Wallet request timed out' with Retry", async () => {
+      const { manager } = setup()
+      manager.connect.mockRejectedValue(
+        new LatchkeyError('WALLET_REQUEST_TIMEOUT', 'Wallet timeout'),
+      )
+      pick('MetaMask')
+      await flush()
+      expect(heading()).toBe('Wallet request timed out')
+      expect(screen.getByText('Please try connecting again.')).toBeTruthy()
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy()
+    })
+
     it('USER_DOES_NOT_EXIST goes to the flow (account not found), not the error view', async () => {
       const { manager, onError, onDone } = setup({ disableSignup: true })
       manager.connect.mockResolvedValue(ethWallet())
@@ -643,8 +704,12 @@ describe('WalletLogin', () => {
         expect(heading()).toBe('Open Rainbow')
         expect(screen.getByText('Continue in the Rainbow app to connect.')).toBeTruthy()
         const cont = screen.getByRole('link', { name: 'Continue' })
+        // The page opens in the wallet's browser with connector hints naming this wallet.
         expect(cont.getAttribute('href')).toBe(
-          mobileLink(RAINBOW.mobileBrowseUrl as string, location.href),
+          mobileLink(
+            RAINBOW.mobileBrowseUrl as string,
+            `${location.href}${location.search ? '&' : '?'}latchkey_connector=injected&latchkey_wallet_client=rainbow`,
+          ),
         )
         expect(screen.queryByRole('link', { name: 'Go to App Store' })).toBeNull()
 

@@ -33,6 +33,11 @@ export interface WalletLoginProps {
   disableSignup: boolean
   walletChainType: WalletChainType
   walletList: string[] | null
+  /**
+   * Opens straight on this wallet (its slug): a landing row or a connector
+   * hint picked it. The list when the wallet is not on offer.
+   */
+  initialWallet?: string
   /** Signed in (or linked); the flow shows 'Successfully connected with {walletName}'. */
   onDone(result: { user: User; isNewUser: boolean; walletName: string }): void
   /** Connect-only: connected, after the success screen's 1.4 s. */
@@ -89,6 +94,7 @@ export default function WalletLogin({
   disableSignup,
   walletChainType,
   walletList,
+  initialWallet,
   onDone,
   onConnected,
   onError,
@@ -123,6 +129,22 @@ export default function WalletLogin({
       live = false
     }
   }, [instance, manager])
+
+  // The wallet picked before this screen: picked once the list is known.
+  const pickRef = useRef<((option: WalletOption) => void) | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per manager; the list is read when it arrives
+  useEffect(() => {
+    const option = initialWallet
+      ? manager?.options({ walletChainType, walletList: [initialWallet] })[0]
+      : undefined
+    if (!option) return
+    // After StrictMode's mount → unmount → mount, so the wallet is asked once.
+    let live = true
+    queueMicrotask(() => live && pickRef.current?.(option))
+    return () => {
+      live = false
+    }
+  }, [manager])
 
   const store = manager ?? noStore
   useSyncExternalStore(
@@ -219,6 +241,7 @@ export default function WalletLogin({
       )
     void run(option, chainTypeFor(option, walletChainType))
   }
+  pickRef.current = pick
   const backToList = () => {
     attempt.current++
     setRetries(0)
@@ -243,7 +266,13 @@ export default function WalletLogin({
     case 'install':
       return <InstallWalletScreen option={view.option} onBack={backToList} />
     case 'mobile':
-      return <MobileRedirectScreen option={view.option} onBack={backToList} />
+      return (
+        <MobileRedirectScreen
+          option={view.option}
+          connectOnly={mode === 'connect'}
+          onBack={backToList}
+        />
+      )
     case 'ledger':
       return (
         <LedgerChoiceScreen

@@ -1,14 +1,15 @@
 import type { LatchkeyError } from '@latchkey/core'
 import type { WalletOption } from '@latchkey/core/external'
 import { mobileLink } from '@latchkey/core/external'
-import { COPY_FEEDBACK_MS, MOBILE_REDIRECT_STILL_HERE_MS } from '@latchkey/protocol/constants'
+import { MOBILE_REDIRECT_STILL_HERE_MS } from '@latchkey/protocol/constants'
 import { errorMessages } from '@latchkey/protocol/errors'
 import { useEffect, useState } from 'react'
+import { withConnectorHints } from '../../../connector-hints.ts'
 import { AlertIcon, CheckIcon } from '../../components/icons.tsx'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
 import { Spinner } from '../../components/Spinner.tsx'
 import { StatusIcon } from '../../components/StatusIcon.tsx'
-import { QrCode } from './QrCode.tsx'
+import { WalletConnectQr } from './WalletConnectQr.tsx'
 import { WalletIcon } from './WalletList.tsx'
 
 /** Spec 01 §4: after two retries, 'Unable to connect wallet'. */
@@ -59,6 +60,8 @@ export function WalletConnectingScreen({
     )
   if (phase === 'error') {
     const message = error?.userMessage
+    // Spec 01 §8: Phantom with multichain off reads 'Could not connect with wallet', Try again / Cancel.
+    const multichain = error?.code === 'WALLET_MULTICHAIN_DISABLED' && !exhausted
     return (
       <ScreenLayout
         title={exhausted ? exhaustedTitle : (message?.title ?? errorMessages.INTERNAL_ERROR.title)}
@@ -76,11 +79,11 @@ export function WalletConnectingScreen({
         <div className="lk-actions">
           {canRetry && !exhausted && (
             <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry} autoFocus>
-              Retry
+              {multichain ? 'Try again' : 'Retry'}
             </button>
           )}
           <button type="button" className="lk-btn lk-btn-secondary" onClick={onOtherWallet}>
-            Use a different wallet
+            {multichain ? 'Cancel' : 'Use a different wallet'}
           </button>
         </div>
       </ScreenLayout>
@@ -109,52 +112,6 @@ export function WalletConnectingScreen({
     >
       <div className="lk-status">
         <Spinner label={titles[phase]} />
-      </div>
-    </ScreenLayout>
-  )
-}
-
-/** WalletConnect: scan the pairing QR code, open it in a wallet app, or copy the link. */
-export function WalletConnectQr({
-  option,
-  uri,
-  onBack,
-}: {
-  option: WalletOption
-  uri: string
-  onBack(): void
-}) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), COPY_FEEDBACK_MS)
-    return () => clearTimeout(timer)
-  }, [copied])
-  return (
-    <ScreenLayout
-      title={`Scan with ${option.name}`}
-      subtitle="Scan this code with a wallet app on your phone."
-      onBack={onBack}
-    >
-      <div className="lk-qr-wrap">
-        <QrCode value={uri} label={`${option.name} QR code`} />
-      </div>
-      <div className="lk-actions">
-        <a className="lk-btn lk-btn-secondary" href={uri}>
-          Open in app
-        </a>
-        <button
-          type="button"
-          className="lk-btn lk-btn-secondary"
-          onClick={() =>
-            void navigator.clipboard?.writeText(uri).then(
-              () => setCopied(true),
-              () => undefined,
-            )
-          }
-        >
-          {copied ? 'Copied' : 'Copy link'}
-        </button>
       </div>
     </ScreenLayout>
   )
@@ -203,7 +160,16 @@ export function InstallWalletScreen({ option, onBack }: { option: WalletOption; 
  * A wallet app on a phone: Continue opens this page in the wallet's browser;
  * after 1 s 'Still here?' offers the App Store (spec 01 §4 "Mobile redirect").
  */
-export function MobileRedirectScreen({ option, onBack }: { option: WalletOption; onBack(): void }) {
+export function MobileRedirectScreen({
+  option,
+  connectOnly = false,
+  onBack,
+}: {
+  option: WalletOption
+  /** The flow is connect-only: the page opened in the wallet resumes that (connector hints). */
+  connectOnly?: boolean
+  onBack(): void
+}) {
   const [left, setLeft] = useState(false)
   const [stillHere, setStillHere] = useState(false)
   useEffect(() => {
@@ -212,7 +178,15 @@ export function MobileRedirectScreen({ option, onBack }: { option: WalletOption;
     return () => clearTimeout(timer)
   }, [left])
   const link = option.mobileBrowseUrl
-    ? mobileLink(option.mobileBrowseUrl, globalThis.location?.href ?? '')
+    ? mobileLink(
+        option.mobileBrowseUrl,
+        // Spec 01 §2: the page opened in the wallet's browser resumes on this wallet.
+        withConnectorHints(globalThis.location?.href ?? '', {
+          connector: 'injected',
+          walletClient: option.id,
+          connectOnly,
+        }),
+      )
     : option.homepage
   return (
     <ScreenLayout
