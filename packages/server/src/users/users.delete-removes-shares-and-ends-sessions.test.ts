@@ -27,11 +27,18 @@ const USER_COLUMNS = ['user_id', 'from_user_id']
 /** Every table with a user column, and those columns: read from the schema, not listed by hand. */
 async function userTables(): Promise<Array<{ table: keyof Database; columns: string[] }>> {
   const found = new Map<string, string[]>()
-  for (const table of await t.db.introspection.getTables())
+  // PostgreSQL: only this test's own schema (other suites' schemas may exist at the same time).
+  const schema =
+    t.dialect === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(t.db)).rows[0]?.s
+      : undefined
+  for (const table of await t.db.introspection.getTables()) {
+    if (schema !== undefined && table.schema !== schema) continue
     found.set(
       table.name,
       table.columns.map((c) => c.name).filter((name) => USER_COLUMNS.includes(name)),
     )
+  }
   return [...found]
     .filter(([, columns]) => columns.length > 0)
     .map(([table, columns]) => ({ table: table as keyof Database, columns }))
