@@ -1,13 +1,9 @@
-import { createSmsFlow, type SmsFlow, type SmsFlowState } from '@latchkey/core'
+import { createSmsFlow, type SmsFlowState } from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
 import type { LoginResult } from '../store.ts'
-
-interface FlowEntry {
-  flow: SmsFlow
-  disableSignup: boolean
-}
+import { useCodeLogin } from './useCodeLogin.ts'
 
 export interface UseLoginWithSmsParameters {
   onComplete?(result: LoginResult): void
@@ -49,65 +45,16 @@ export function useLoginWithSms(
   parameters: UseLoginWithSmsParameters = {},
 ): UseLoginWithSmsReturnType {
   const instance = useLatchkeyInstance()
-  const callbacks = useRef(parameters)
-  useEffect(() => {
-    callbacks.current = parameters
-  })
-
   // A flow's intent is fixed when it is made; another disableSignup needs a new flow.
   const create = useCallback(
-    (disableSignup: boolean): FlowEntry => ({
-      flow: createSmsFlow(instance.client, { intent: { type: 'login', disableSignup } }),
-      disableSignup,
-    }),
+    (disableSignup: boolean) =>
+      createSmsFlow(instance.client, { intent: { type: 'login', disableSignup } }),
     [instance],
   )
-  const [flow, setFlow] = useState<FlowEntry>(() => create(false))
-  const current = useRef(flow)
-  current.current = flow
-  const state = useSyncExternalStore(flow.flow.subscribe, flow.flow.getState, flow.flow.getState)
-
-  const report = useCallback((next: SmsFlowState) => {
-    if (next.status === 'error') callbacks.current.onError?.(next.error.code)
-    if (next.status === 'done')
-      callbacks.current.onComplete?.({
-        user: next.user,
-        isNewUser: next.isNewUser,
-        wasAlreadyAuthenticated: false,
-        loginMethod: 'sms',
-      })
-  }, [])
-
-  const sendCode = useCallback(
-    async ({
-      phoneNumber,
-      disableSignup = false,
-      captchaToken,
-    }: {
-      phoneNumber: string
-      disableSignup?: boolean
-      captchaToken?: string
-    }) => {
-      let entry = current.current
-      if (entry.disableSignup !== disableSignup) {
-        entry = create(disableSignup)
-        current.current = entry
-        setFlow(entry)
-      }
-      await entry.flow.sendCode(phoneNumber, captchaToken)
-      report(entry.flow.getState())
-    },
-    [create, report],
-  )
-
-  const loginWithCode = useCallback(
-    async ({ code }: { code: string }) => {
-      const { flow: active } = current.current
-      await active.submitCode(code)
-      report(active.getState())
-    },
-    [report],
-  )
-
-  return { state, sendCode, loginWithCode }
+  return useCodeLogin<SmsFlowState, 'phoneNumber'>(parameters, {
+    method: 'sms',
+    key: 'phoneNumber',
+    create,
+    variant: '',
+  })
 }

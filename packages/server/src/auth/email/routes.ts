@@ -2,19 +2,20 @@ import { authResponseSchema, routes, successSchema, userSchema } from '@latchkey
 import { clientIp } from '../../http/client-ip.ts'
 import { defineRoute } from '../../http/route.ts'
 import {
+  authenticateWithCode,
+  linkCodeAccount,
+  sendCode,
+  unlinkCodeAccount,
+  updateCodeAccount,
+} from '../code/service.ts'
+import {
   emailAuthenticateRequestSchema,
   emailInitRequestSchema,
   emailLinkRequestSchema,
   emailUnlinkRequestSchema,
   emailUpdateRequestSchema,
 } from './schema.ts'
-import {
-  authenticateWithEmail,
-  linkEmail,
-  sendEmailCode,
-  unlinkEmail,
-  updateEmail,
-} from './service.ts'
+import { emailChannel } from './service.ts'
 
 export const emailInitRoute = defineRoute({
   method: 'post',
@@ -27,7 +28,7 @@ export const emailInitRoute = defineRoute({
   // Login start: the captcha is verified before anything else (docs/captcha.md).
   captcha: (b) => b.token,
   handler: async ({ c, services, app, body }) => {
-    await sendEmailCode(services, app, body.email, clientIp(c, services))
+    await sendCode(services, app, emailChannel, body.email, clientIp(c, services))
     return { success: true as const }
   },
 })
@@ -41,8 +42,10 @@ export const emailAuthenticateRoute = defineRoute({
   startsSession: true,
   body: emailAuthenticateRequestSchema,
   response: authResponseSchema,
-  handler: ({ c, services, app, body }) =>
-    authenticateWithEmail(services, app, body, clientIp(c, services)),
+  handler: ({ c, services, app, body }) => {
+    const input = { address: body.email, code: body.code, mode: body.mode }
+    return authenticateWithCode(services, app, emailChannel, input, clientIp(c, services))
+  },
 })
 
 export const emailLinkRoute = defineRoute({
@@ -53,8 +56,10 @@ export const emailLinkRoute = defineRoute({
   auth: 'user',
   body: emailLinkRequestSchema,
   response: userSchema,
-  handler: ({ c, services, app, auth, body }) =>
-    linkEmail(services, app, auth.userId, body, clientIp(c, services)),
+  handler: ({ c, services, app, auth, body }) => {
+    const input = { address: body.email, code: body.code }
+    return linkCodeAccount(services, app, emailChannel, auth.userId, input, clientIp(c, services))
+  },
 })
 
 export const emailUnlinkRoute = defineRoute({
@@ -65,7 +70,8 @@ export const emailUnlinkRoute = defineRoute({
   auth: 'user',
   body: emailUnlinkRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => unlinkEmail(services, app, auth.userId, body.address),
+  handler: ({ services, app, auth, body }) =>
+    unlinkCodeAccount(services, app, emailChannel, auth.userId, body.address),
 })
 
 export const emailUpdateRoute = defineRoute({
@@ -77,7 +83,7 @@ export const emailUpdateRoute = defineRoute({
   body: emailUpdateRequestSchema,
   response: userSchema,
   handler: ({ c, services, app, auth, body }) =>
-    updateEmail(services, app, auth.userId, body, clientIp(c, services)),
+    updateCodeAccount(services, app, emailChannel, auth.userId, body, clientIp(c, services)),
 })
 
 export const emailRoutes = [

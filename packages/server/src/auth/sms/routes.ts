@@ -2,6 +2,13 @@ import { authResponseSchema, routes, userSchema } from '@latchkey/protocol'
 import { clientIp } from '../../http/client-ip.ts'
 import { defineRoute } from '../../http/route.ts'
 import {
+  authenticateWithCode,
+  linkCodeAccount,
+  sendCode,
+  unlinkCodeAccount,
+  updateCodeAccount,
+} from '../code/service.ts'
+import {
   smsAuthenticateRequestSchema,
   smsInitRequestSchema,
   smsInitResponseSchema,
@@ -9,7 +16,7 @@ import {
   smsUnlinkRequestSchema,
   smsUpdateRequestSchema,
 } from './schema.ts'
-import { authenticateWithSms, linkPhone, sendSmsCode, unlinkPhone, updatePhone } from './service.ts'
+import { smsChannel } from './service.ts'
 
 export const smsInitRoute = defineRoute({
   method: 'post',
@@ -23,7 +30,7 @@ export const smsInitRoute = defineRoute({
   captcha: (b) => b.token,
   handler: async ({ c, services, app, body }) => ({
     success: true as const,
-    channel: await sendSmsCode(services, app, body.phoneNumber, clientIp(c, services)),
+    channel: await sendCode(services, app, smsChannel, body.phoneNumber, clientIp(c, services)),
   }),
 })
 
@@ -36,8 +43,10 @@ export const smsAuthenticateRoute = defineRoute({
   startsSession: true,
   body: smsAuthenticateRequestSchema,
   response: authResponseSchema,
-  handler: ({ c, services, app, body }) =>
-    authenticateWithSms(services, app, body, clientIp(c, services)),
+  handler: ({ c, services, app, body }) => {
+    const input = { address: body.phoneNumber, code: body.code, mode: body.mode }
+    return authenticateWithCode(services, app, smsChannel, input, clientIp(c, services))
+  },
 })
 
 export const smsLinkRoute = defineRoute({
@@ -48,8 +57,10 @@ export const smsLinkRoute = defineRoute({
   auth: 'user',
   body: smsLinkRequestSchema,
   response: userSchema,
-  handler: ({ c, services, app, auth, body }) =>
-    linkPhone(services, app, auth.userId, body, clientIp(c, services)),
+  handler: ({ c, services, app, auth, body }) => {
+    const input = { address: body.phoneNumber, code: body.code }
+    return linkCodeAccount(services, app, smsChannel, auth.userId, input, clientIp(c, services))
+  },
 })
 
 export const smsUnlinkRoute = defineRoute({
@@ -61,7 +72,7 @@ export const smsUnlinkRoute = defineRoute({
   body: smsUnlinkRequestSchema,
   response: userSchema,
   handler: ({ services, app, auth, body }) =>
-    unlinkPhone(services, app, auth.userId, body.phoneNumber),
+    unlinkCodeAccount(services, app, smsChannel, auth.userId, body.phoneNumber),
 })
 
 export const smsUpdateRoute = defineRoute({
@@ -72,8 +83,14 @@ export const smsUpdateRoute = defineRoute({
   auth: 'user',
   body: smsUpdateRequestSchema,
   response: userSchema,
-  handler: ({ c, services, app, auth, body }) =>
-    updatePhone(services, app, auth.userId, body, clientIp(c, services)),
+  handler: ({ c, services, app, auth, body }) => {
+    const input = {
+      oldAddress: body.old_phone_number,
+      newAddress: body.new_phone_number,
+      code: body.code,
+    }
+    return updateCodeAccount(services, app, smsChannel, auth.userId, input, clientIp(c, services))
+  },
 })
 
 export const smsRoutes = [

@@ -1,6 +1,7 @@
 import { createEmailFlow, type LatchkeyClient, type LatchkeyError, type User } from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import { useMemo, useState, useSyncExternalStore } from 'react'
+import { useMemo, useState } from 'react'
+import { useCodeMethod } from '../code/useCodeMethod.ts'
 
 // Send failures the user fixes on the email input itself (spec 01 §5); others get the error screen.
 const INLINE_EMAIL_SEND_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -49,61 +50,37 @@ export function useEmailLogin(options: UseEmailLoginOptions) {
       }),
     [client, disablePlusEmails, disableSignup, intent, current],
   )
-  const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
-  const [sendError, setSendError] = useState<ErrorCode | null>(null)
+  const code = useCodeMethod({
+    flow,
+    inlineSendErrors: INLINE_EMAIL_SEND_ERRORS,
+    addressOf: (state) => state.email,
+    onCodeSent: (state) => options.onCodeSent(state.email),
+    onDone: options.onDone,
+    onFailure: options.onFailure,
+  })
   const [lastEmail, setLastEmail] = useState(options.prefill ?? '')
-  // Issue 16, 3: when the server sends another code (the resend link's countdown), and
-  // when a refused first send may be tried again (the email input's).
-  const resendAt = 'resendAt' in state ? state.resendAt : undefined
-  const sendRetryAt = state.status === 'error' && state.step === 'send' ? resendAt : undefined
-
-  const send = async (email: string) => {
-    setSendError(null)
-    setLastEmail(email)
-    await flow.sendCode(email)
-    const next = flow.getState()
-    if (next.status === 'awaiting-code-input') options.onCodeSent(next.email)
-    else if (next.status === 'error') {
-      options.onFailure(next.error, 'send', next.email)
-      if (INLINE_EMAIL_SEND_ERRORS.has(next.error.code)) setSendError(next.error.code)
-    }
-  }
-
-  const resend = async () => {
-    await flow.resendCode()
-    const next = flow.getState()
-    if (next.status === 'error') options.onFailure(next.error, 'resend', next.email)
-    return next.status === 'awaiting-code-input'
-  }
-
-  const submit = async (code: string) => {
-    await flow.submitCode(code)
-    const next = flow.getState()
-    if (next.status === 'done') options.onDone(next)
-    else if (next.status === 'error') options.onFailure(next.error, 'submit', next.email)
-  }
 
   return {
-    state,
+    state: code.state,
     /** When the server sends another code: the code screen's resend countdown. */
-    resendAt,
+    resendAt: code.resendAt,
     /** The email input's props, on the landing screen or its own. */
     input: {
-      onSubmit: send,
-      sending: state.status === 'sending-code',
-      error: sendError,
-      retryAt: sendRetryAt,
-      onEdit: () => setSendError(null),
+      onSubmit: (email: string) => {
+        setLastEmail(email)
+        return code.send(email)
+      },
+      sending: code.state.status === 'sending-code',
+      error: code.sendError,
+      retryAt: code.retryAt,
+      onEdit: code.clearSendError,
       defaultValue: lastEmail,
     },
     /** The failure was shown under the email input. */
-    isInlineSendError: (code: ErrorCode) => INLINE_EMAIL_SEND_ERRORS.has(code),
-    resend,
-    submit,
-    reset() {
-      flow.reset()
-      setSendError(null)
-    },
+    isInlineSendError: code.isInlineSendError,
+    resend: code.resend,
+    submit: code.submit,
+    reset: code.reset,
   }
 }
 

@@ -6,9 +6,10 @@ import {
   type User,
 } from '@latchkey/core'
 import { type ErrorCode, errorMessages } from '@latchkey/protocol/errors'
-import { lazy, type ReactNode, Suspense, useMemo, useState, useSyncExternalStore } from 'react'
+import { lazy, type ReactNode, Suspense, useMemo } from 'react'
 import type { ResolvedConfig } from '../../../config.ts'
 import { useSecondsLeft } from '../../components/useSecondsLeft.ts'
+import { useCodeMethod } from '../code/useCodeMethod.ts'
 
 // The phone input carries libphonenumber's metadata: loaded only when SMS login is drawn.
 const PhoneForm = lazy(() => import('./PhoneForm.tsx').then((m) => ({ default: m.PhoneForm })))
@@ -47,50 +48,30 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
   const { client, config, intent } = options
   // biome-ignore lint/correctness/useExhaustiveDependencies: one flow per modal attempt; the intent is fixed for it
   const flow = useMemo(() => createSmsFlow(client, { intent }), [client])
-  const state = useSyncExternalStore(flow.subscribe, flow.getState, flow.getState)
-  const [sendError, setSendError] = useState<ErrorCode | null>(null)
+  const code = useCodeMethod({
+    flow,
+    inlineSendErrors: INLINE_SMS_SEND_ERRORS,
+    addressOf: (state) => state.phoneNumber,
+    onCodeSent: (state) => options.onCodeSent(state.phoneNumber, state.channel),
+    onDone: options.onDone,
+    onFailure: options.onFailure,
+  })
   // A send refused for the cooldown (the last code was used): the wait, from retry_after.
-  const retryAt = state.status === 'error' && state.step === 'send' ? state.resendAt : undefined
-  const waitSeconds = useSecondsLeft(retryAt)
+  const waitSeconds = useSecondsLeft(code.retryAt)
   const shownError =
-    !sendError || (retryAt !== undefined && waitSeconds === 0)
+    !code.sendError || (code.retryAt !== undefined && waitSeconds === 0)
       ? null
-      : `${errorMessages[sendError].title}${waitSeconds > 0 ? ` Try again in ${waitSeconds}s.` : ''}`
-
-  const send = async (phoneNumber: string) => {
-    setSendError(null)
-    await flow.sendCode(phoneNumber)
-    const next = flow.getState()
-    if (next.status === 'awaiting-code-input') options.onCodeSent(next.phoneNumber, next.channel)
-    else if (next.status === 'error') {
-      if (INLINE_SMS_SEND_ERRORS.has(next.error.code)) setSendError(next.error.code)
-      options.onFailure(next.error, 'send', next.phoneNumber)
-    }
-  }
-
-  const resend = async () => {
-    await flow.resendCode()
-    const next = flow.getState()
-    if (next.status === 'error') options.onFailure(next.error, 'resend', next.phoneNumber)
-    return next.status === 'awaiting-code-input'
-  }
-
-  const submit = async (code: string) => {
-    await flow.submitCode(code)
-    const next = flow.getState()
-    if (next.status === 'done') options.onDone(next)
-    else if (next.status === 'error') options.onFailure(next.error, 'submit', next.phoneNumber)
-  }
+      : `${errorMessages[code.sendError].title}${waitSeconds > 0 ? ` Try again in ${waitSeconds}s.` : ''}`
 
   const phoneInput = (autoFocus: boolean): ReactNode => (
     <Suspense fallback={null}>
       <PhoneForm
         defaultCountry={config.defaultCountry}
         whatsapp={config.whatsappEnabled}
-        busy={state.status === 'sending-code'}
+        busy={code.state.status === 'sending-code'}
         error={shownError}
-        onSubmit={(phone) => void send(phone)}
-        onEdit={() => setSendError(null)}
+        onSubmit={(phone) => void code.send(phone)}
+        onEdit={code.clearSendError}
         autoFocus={autoFocus}
         defaultValue={options.prefill}
         recent={options.recent}
@@ -99,15 +80,12 @@ export function useSmsLogin(options: UseSmsLoginOptions) {
   )
 
   return {
-    state,
+    state: code.state,
     /** The failure was shown under the phone input. */
-    isInlineSendError: (code: ErrorCode) => INLINE_SMS_SEND_ERRORS.has(code),
+    isInlineSendError: code.isInlineSendError,
     phoneInput,
-    resend,
-    submit,
-    reset() {
-      flow.reset()
-      setSendError(null)
-    },
+    resend: code.resend,
+    submit: code.submit,
+    reset: code.reset,
   }
 }
