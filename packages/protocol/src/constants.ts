@@ -114,6 +114,20 @@ export const ENCLAVE_PROOF_TYP = 'dpop+jwt'
 export const ENCLAVE_PROOF_MAX_SKEW_S = 60
 /** Longest `jti` a proof may carry. */
 export const ENCLAVE_PROOF_JTI_MAX_LENGTH = 64
+/**
+ * MFA (docs/mfa.md). A verification lets its session (bound to one enclave
+ * device key) past the MFA check of key routes for this long: issue 18, "A
+ * verification lasts 15 minutes per device".
+ */
+export const MFA_VERIFICATION_TTL_MS = 15 * 60_000
+/** Codes (right or wrong) a user may submit to MFA per window; a right one resets the count. */
+export const MFA_MAX_CODE_ATTEMPTS = 5
+/** The attempt window, from its first code; once the attempts are spent, MFA is locked until it ends. */
+export const MFA_ATTEMPT_WINDOW_MS = 15 * 60_000
+/** RFC 6238 time step of authenticator-app (TOTP) codes, in seconds. */
+export const TOTP_PERIOD_S = 30
+/** An authenticator-app setup must be confirmed with a code within this long of its start. */
+export const MFA_ENROLLMENT_TTL_MS = 10 * 60_000
 /** The wallet-created screen ("Welcome" / "All set!") closes itself after this long (spec 02). */
 export const WALLET_CREATED_CLOSE_DELAY_MS = 2_500
 /** Spec 03 §4, §9: the connect-wallet screen stays up at least this long when export opened it. */

@@ -226,6 +226,36 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
     retryable: true,
   },
   PASSKEY_ENROLLED_IN_MFA: { title: 'Cannot unlink a passkey enrolled in MFA' },
+  // Spec 02 §2 "Multi-factor verification": the chooser's title; the client opens it on this code.
+  MFA_REQUIRED: {
+    title: 'Verify your identity',
+    detail: 'Enter a code from your verification method to continue.',
+  },
+  // Spec 02 §8 "missing or invalid MFA" (not blocking: the user types another code).
+  MFA_INVALID_CODE: { title: 'The code you entered is not valid', retryable: true },
+  // Spec 02 §8 "maximum attempts" (blocking). The server's lock lasts until `retry_after`.
+  MFA_MAX_ATTEMPTS: {
+    title:
+      'You have exceeded the maximum number of attempts. Please close this window and try again in 10 seconds.',
+  },
+  // Not in the spec: the app's `mfa_methods` setting leaves this method out.
+  MFA_METHOD_NOT_ALLOWED: {
+    title: 'This verification method is not available',
+    detail: 'This app does not offer it. Choose another method.',
+  },
+  // Not in the spec: a verification or removal of a method the user has not set up.
+  MFA_NOT_ENROLLED: {
+    title: 'This verification method is not set up',
+    detail: 'Choose another method.',
+  },
+  MFA_ALREADY_ENROLLED: {
+    title: 'This verification method is already set up',
+    detail: 'Remove it first to set it up again.',
+  },
+  MFA_ENROLLMENT_EXPIRED: {
+    title: 'This setup has expired',
+    detail: 'Start again to get a new setup key.',
+  },
   // Spec 01 §8 "Captcha": a rejected token resets the captcha; a failed challenge; a timeout.
   CAPTCHA_INVALID: { title: 'Please try again.', retryable: true },
   CAPTCHA_FAILED: { title: 'You did not pass CAPTCHA. Please try again.', retryable: true },

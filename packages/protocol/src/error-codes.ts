@@ -105,6 +105,21 @@ export const ErrorCode = {
   /** The authenticator or the server already holds this credential (WebAuthn InvalidStateError, a duplicate id). */
   PASSKEY_ALREADY_LINKED: 'PASSKEY_ALREADY_LINKED',
   PASSKEY_ENROLLED_IN_MFA: 'PASSKEY_ENROLLED_IN_MFA',
+  // MFA (docs/mfa.md)
+  /** A key route or factor change without a fresh MFA verification of this session. */
+  MFA_REQUIRED: 'MFA_REQUIRED',
+  /** A wrong MFA code (or an authenticator code already used). */
+  MFA_INVALID_CODE: 'MFA_INVALID_CODE',
+  /** The user's MFA code attempts are spent until the window ends (`retry_after`). */
+  MFA_MAX_ATTEMPTS: 'MFA_MAX_ATTEMPTS',
+  /** The app does not offer this MFA method (its `mfa_methods` setting). */
+  MFA_METHOD_NOT_ALLOWED: 'MFA_METHOD_NOT_ALLOWED',
+  /** The user has no such MFA method to verify with or remove. */
+  MFA_NOT_ENROLLED: 'MFA_NOT_ENROLLED',
+  /** The user already has this MFA method. */
+  MFA_ALREADY_ENROLLED: 'MFA_ALREADY_ENROLLED',
+  /** No MFA setup to confirm: never started, or older than its lifetime. */
+  MFA_ENROLLMENT_EXPIRED: 'MFA_ENROLLMENT_EXPIRED',
   // Captcha (docs/captcha.md)
   CAPTCHA_INVALID: 'CAPTCHA_INVALID',
   CAPTCHA_FAILED: 'CAPTCHA_FAILED',

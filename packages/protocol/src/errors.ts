@@ -83,6 +83,14 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   PASSKEY_LINK_LIMIT: 400,
   PASSKEY_ALREADY_LINKED: 400,
   PASSKEY_ENROLLED_IN_MFA: 400,
+  MFA_REQUIRED: 403,
+  MFA_INVALID_CODE: 422,
+  MFA_MAX_ATTEMPTS: 429,
+  MFA_METHOD_NOT_ALLOWED: 403,
+  MFA_NOT_ENROLLED: 400,
+  // 400, not 409: the client retries 409.
+  MFA_ALREADY_ENROLLED: 400,
+  MFA_ENROLLMENT_EXPIRED: 400,
   CAPTCHA_INVALID: 400,
   CAPTCHA_FAILED: 403,
   // 424: the verifier (Cloudflare) could not be reached; blocks, and is not retried by the client.

@@ -73,5 +73,15 @@ export const routes = {
   siwsTransfer: '/api/v1/siws/transfer',
   farcasterTransfer: '/api/v1/farcaster/transfer',
   telegramTransfer: '/api/v1/telegram/transfer',
+  /** The signed-in user's MFA factors and this session's verification (docs/mfa.md). */
+  mfa: '/api/v1/mfa',
+  /** Starts an authenticator-app (TOTP) setup: secret and otpauth:// URI (an enclave route). */
+  mfaTotpInit: '/api/v1/mfa/totp/init',
+  /** Confirms the authenticator-app setup with a code (an enclave route). */
+  mfaTotpEnroll: '/api/v1/mfa/totp/enroll',
+  /** Verifies an MFA code for this session (an enclave route). */
+  mfaVerify: '/api/v1/mfa/verify',
+  /** Removes an MFA method (an enclave route; needs a fresh verification). */
+  mfaUnenroll: '/api/v1/mfa/unenroll',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

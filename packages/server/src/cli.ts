@@ -11,19 +11,14 @@ import {
   isCredentialProvider,
   setAppProviderCredentials,
 } from './apps/credentials.ts'
-import {
-  type AppSettings,
-  createApp,
-  ensureApp,
-  getAppById,
-  listApps,
-  updateAppSettings,
-} from './apps/service.ts'
+import { type AppSettings, createApp, ensureApp, listApps } from './apps/service.ts'
+import { appSettingsCommand } from './cli/app-settings.ts'
 import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
 import { credentialsFromFlags } from './cli/credential-flags.ts'
 import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
 import { deleteUserCommand } from './cli/delete-user.ts'
 import { printKeyActivity } from './cli/key-activity.ts'
+import { mfaResetCommand } from './cli/mfa-reset.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
@@ -280,31 +275,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     }
     if (key === 'apps settings') {
       const [appId = ''] = positionals
-      const set = flag('set')
-      if (set === undefined) {
-        const app = await getAppById(db, appId)
-        if (!app) {
-          err(`No app ${appId}`)
-          return 1
-        }
-        out(JSON.stringify(app.settings, null, 2))
-        return 0
-      }
-      let patch: unknown
-      try {
-        patch = JSON.parse(set)
-      } catch {
-        err('--set needs a JSON object, e.g. \'{"require_users_accept_terms":true}\'')
-        return 1
-      }
-      if (!patch || typeof patch !== 'object' || Array.isArray(patch)) {
-        err('--set needs a JSON object')
-        return 1
-      }
-      const settings = await updateAppSettings(db, appId, patch as Record<string, unknown>)
-      out(JSON.stringify(settings, null, 2))
-      out(`Updated the settings of app ${appId} (a running server applies them within 5 s)`)
-      return 0
+      return await appSettingsCommand({ db, appId, set: flag('set'), out, err })
     }
     if (key === 'apps credentials set' || key === 'apps credentials delete') {
       const [appId = '', provider = ''] = positionals
@@ -356,6 +327,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     if (key === 'users delete') {
       const [userId = ''] = positionals
       return await deleteUserCommand({ db, userId, yes: values.yes === true, out, err })
+    }
+    if (key === 'users mfa-reset') {
+      const [userId = ''] = positionals
+      return await mfaResetCommand({ db, userId, yes: values.yes === true, out, err })
     }
     if (key === 'keys rotate') {
       const secrets = new SecretBox(resolveMasterKey({ ...config, logger: consoleLogger }, dataDir))

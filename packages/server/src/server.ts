@@ -60,6 +60,7 @@ import { resolveOwnOrigins } from './http/own-origins.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
+import { mfaRoutes } from './mfa/routes.ts'
 import { chooseRateLimiter } from './rate-limit/choose.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
@@ -272,6 +273,7 @@ export async function createLatchkeyServer(
       ...transferRoutes,
       ...walletRoutes,
       ...recoveryRoutes,
+      ...mfaRoutes,
       analyticsEventRoute,
       ...captchaRoutes,
       ...(devMailbox ? [devMailboxRoute] : []),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mfaMethodSchema } from './common.ts'
 
 export const createOnLoginSchema = z.enum(['all-users', 'users-without-wallets', 'off'])
 
@@ -55,7 +56,8 @@ export const appConfigSchema = z.object({
     mode: z.enum(['user-controlled-server-wallets-only', 'legacy-embedded-wallets-only']),
   }),
   funding_config: z.null(),
-  mfa_methods: z.array(z.enum(['sms', 'totp', 'passkey'])),
+  /** MFA methods users of the app may enroll (spec 02 §3 `mfa.methods`; docs/mfa.md). */
+  mfa_methods: z.array(mfaMethodSchema),
   /** Null unless the app set up Telegram login (bot credentials and this config). */
   telegram_auth_config: z
     .object({

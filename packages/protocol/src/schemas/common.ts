@@ -16,6 +16,10 @@ export const codeSchema = z
   .trim()
   .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), 'Code should be numeric')
 
+/** MFA methods (spec 02 §3 `mfaMethods`): an SMS code, an authenticator app, a passkey. */
+export const mfaMethodSchema = z.enum(['sms', 'totp', 'passkey'])
+export type MfaMethod = z.infer<typeof mfaMethodSchema>
+
 /** `no-signup` restricts a login to existing users (spec 01 §5). */
 export const authModeSchema = z.enum(['login-or-sign-up', 'no-signup'])
 export type AuthMode = z.infer<typeof authModeSchema>

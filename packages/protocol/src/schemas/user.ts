@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mfaMethodSchema } from './common.ts'
 import { externalWalletAccountSchema } from './external-wallet.ts'
 import { farcasterAccountSchema } from './farcaster.ts'
 import { oauthAccountSchema } from './oauth-account.ts'
@@ -90,8 +91,6 @@ export const linkedAccountSchema = z.union([
   passkeyAccountSchema,
 ])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
-
-export const mfaMethodSchema = z.enum(['sms', 'totp', 'passkey'])
 
 export const userSchema = z.object({
   id: z.string(),

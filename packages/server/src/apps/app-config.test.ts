@@ -1,6 +1,7 @@
 import { appConfigSchema, DEFAULT_ACCENT_COLOR, routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
+import { updateAppSettings } from './service.ts'
 
 let t: TestInstance
 beforeAll(async () => {
@@ -57,4 +58,23 @@ it('serves passkey sign-up as a setting, a switch and nothing else (tracker issu
   await expect(
     t.createApp({ passkeys_for_signup_enabled: 'yes' as unknown as boolean }),
   ).rejects.toThrow('passkeys_for_signup_enabled must be true or false')
+})
+
+it('serves mfa_methods (default none), a list of distinct methods among sms, totp and passkey (issue 18)', async () => {
+  expect((await t.request(routes.appConfig(t.app.id))).body.mfa_methods).toEqual([])
+  const app = await t.createApp({ mfa_methods: ['totp', 'passkey'] })
+  expect((await t.request(routes.appConfig(app.id), { appId: null })).body).toMatchObject({
+    mfa_methods: ['totp', 'passkey'],
+  })
+  for (const bad of [['email'], ['totp', 'totp'], 'totp', [1]])
+    await expect(t.createApp({ mfa_methods: bad as unknown as Array<'totp'> })).rejects.toThrow(
+      'mfa_methods must be a list of distinct methods among sms, totp, passkey',
+    )
+  // The CLI and updateAppSettings validate the same way (apps settings --set).
+  await expect(updateAppSettings(t.db, app.id, { mfa_methods: ['fingerprint'] })).rejects.toThrow(
+    'mfa_methods must be',
+  )
+  expect(await updateAppSettings(t.db, app.id, { mfa_methods: ['sms'] })).toMatchObject({
+    mfa_methods: ['sms'],
+  })
 })

@@ -34,6 +34,11 @@ export interface AppSettings {
   embedded_wallet_config?: Partial<Omit<AppConfig['embedded_wallet_config'], 'create_on_login'>> & {
     create_on_login?: Partial<AppConfig['embedded_wallet_config']['create_on_login']>
   }
+  /**
+   * MFA methods the app's users may enroll (docs/mfa.md): a subset of
+   * 'sms', 'totp', 'passkey'; default none. Factors already enrolled stay
+   * enforced and verifiable when a method is taken off.
+   */
   mfa_methods?: AppConfig['mfa_methods']
   whatsapp_enabled?: boolean
   /**
@@ -110,6 +115,7 @@ export function buildSettings(input: {
   if (settings.max_users !== undefined) assertMaxUsersSetting(settings.max_users)
   if (settings.embedded_wallet_config !== undefined)
     assertEmbeddedWalletMode(settings.embedded_wallet_config)
+  if (settings.mfa_methods !== undefined) assertMfaMethods(settings.mfa_methods)
   for (const key of BOOLEAN_SETTINGS)
     if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
       throw new Error(`${key} must be true or false`)
@@ -123,6 +129,20 @@ export function buildSettings(input: {
     settings.accent_color = input.accentColor
   }
   return settings
+}
+
+const MFA_METHODS: readonly string[] = ['sms', 'totp', 'passkey']
+
+/** `mfa_methods`: a list of distinct methods among sms, totp, passkey. */
+function assertMfaMethods(methods: unknown): void {
+  if (
+    !Array.isArray(methods) ||
+    methods.some((m) => typeof m !== 'string' || !MFA_METHODS.includes(m)) ||
+    new Set(methods).size !== methods.length
+  )
+    throw new Error(
+      `mfa_methods must be a list of distinct methods among ${MFA_METHODS.join(', ')}`,
+    )
 }
 
 const EMBEDDED_WALLET_MODES = [

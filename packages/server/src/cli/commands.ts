@@ -230,6 +230,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    path: ['users', 'mfa-reset'],
+    args: ['USER_ID'],
+    synopsis: 'USER_ID [--yes]',
+    summary: "remove a user's MFA methods (a lost authenticator); ends every session of theirs",
+    flags: {
+      yes: { type: 'boolean', help: 'reset (without it: print what would be removed, exit 1)' },
+    },
+    notes: [
+      'For a user who lost their only MFA factor (docs/mfa.md "Losing a factor"). It removes the ' +
+        "user's MFA factors, verifications and attempt count, and revokes their sessions: the " +
+        'account is then used without MFA, after a fresh login, until the user enrolls again. ' +
+        'Whoever can log in as the user can then reach the wallet with the login alone, so check ' +
+        'who asks, out of band, before running it.',
+    ],
+  },
+  {
     path: ['keys', 'rotate'],
     synopsis: '',
     summary: 'new signing key (the old one stays in the JWKS until its tokens expire)',

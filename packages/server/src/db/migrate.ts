@@ -16,6 +16,7 @@ import * as m008 from './migrations/008_refresh_successors_telegram_payloads.ts'
 import * as m009 from './migrations/009_otp_send_cooldowns.ts'
 import * as m011 from './migrations/011_key_releases.ts'
 import * as m012 from './migrations/012_enclave_keys.ts'
+import * as m013 from './migrations/013_mfa.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '009_otp_send_cooldowns': m009,
   '011_key_releases': m011,
   '012_enclave_keys': m012,
+  '013_mfa': m013,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -285,6 +285,42 @@ export interface EnclaveProofJtisTable {
   expires_at: number
 }
 
+/**
+ * A user's MFA method (migration 013, docs/mfa.md): a pending setup
+ * (`enabled` 0, until `expires_at`) or an enabled factor (`enabled` 1,
+ * `expires_at` null). One row per user and method.
+ */
+export interface MfaFactorsTable {
+  id: string
+  app_id: string
+  user_id: string
+  method: 'totp' | 'sms' | 'passkey'
+  /** TOTP: the base32 secret, sealed (purpose totp-secrets; mfa/factors.ts). */
+  secret: string | null
+  enabled: number
+  /** TOTP: the last time step a code was accepted for (replay refusal). */
+  last_used_step: number | null
+  created_at: number
+  enabled_at: number | null
+  expires_at: number | null
+}
+
+/** A session's MFA verification (migration 013): key routes pass until `expires_at`. */
+export interface MfaVerificationsTable {
+  session_id: string
+  user_id: string
+  method: 'totp' | 'sms' | 'passkey'
+  verified_at: number
+  expires_at: number
+}
+
+/** A user's MFA code attempts in the window ending at `expires_at` (migration 013, mfa/attempts.ts). */
+export interface MfaAttemptsTable {
+  user_id: string
+  attempts: number
+  expires_at: number
+}
+
 export interface Database {
   apps: AppsTable
   users: UsersTable
@@ -308,4 +344,7 @@ export interface Database {
   account_transfers: AccountTransfersTable
   key_releases: KeyReleasesTable
   enclave_proof_jtis: EnclaveProofJtisTable
+  mfa_factors: MfaFactorsTable
+  mfa_verifications: MfaVerificationsTable
+  mfa_attempts: MfaAttemptsTable
 }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppRecord } from '../apps/service.ts'
 import { verifyCaptcha } from '../captcha/verify.ts'
 import { ApiError } from '../errors.ts'
+import { requireFreshMfa } from '../mfa/verifications.ts'
 import { bindEnclaveKeyToLogin, readEnclaveKeyHeader } from '../sessions/enclave-key.ts'
 import { authenticateRequest } from '../sessions/service.ts'
 import { clientIp } from './client-ip.ts'
@@ -54,6 +55,13 @@ export interface RouteDefinition<
    * the session's enclave key (http/enclave-auth.ts).
    */
   auth: 'none' | 'user' | 'enclave'
+  /**
+   * With `auth: 'enclave'`: a user who has an enabled MFA factor must have
+   * verified MFA in this very session within the last 15 minutes, else 403
+   * MFA_REQUIRED before the body is read (mfa/verifications.ts, docs/mfa.md).
+   * The key routes that release or replace key material, and factor changes.
+   */
+  mfa?: boolean
   /**
    * The handler creates a session (a login): a `latchkey-enclave-key` header
    * is checked before it runs, and the new session is bound to that key
@@ -167,6 +175,9 @@ export function registerRoutes(
   services: Services,
 ): void {
   for (const def of definitions) {
+    // The MFA check needs the session the enclave's proof vouches for.
+    if (def.mfa && def.auth !== 'enclave')
+      throw new Error(`${def.path}: an MFA-protected route must be an enclave route`)
     hono.on(def.method.toUpperCase(), def.path, async (c) => {
       const app =
         def.app === false ? (undefined as unknown as AppRecord) : await resolveApp(c, services)
@@ -174,6 +185,7 @@ export function registerRoutes(
       if (def.auth === 'user') auth = await authenticateRequest(services, bearerToken(c), app.id)
       if (def.auth === 'enclave')
         auth = await authenticateEnclaveRequest(c, services, bearerToken(c), app.id)
+      if (def.mfa) await requireFreshMfa(services, auth)
       // Malformed: 400 before any session is made.
       const enclaveKey = def.startsSession ? readEnclaveKeyHeader(c) : undefined
       let body: unknown
@@ -293,6 +305,9 @@ export function buildOpenApi(
         content: { 'application/json': { schema: toJsonSchema(def.body, 'input') } },
       }
     if (def.auth !== 'none') operation.security = [{ bearer: [] }]
+    if (def.mfa)
+      operation.description =
+        'When the user has MFA, needs a verification of this session younger than 15 minutes (403 MFA_REQUIRED otherwise).'
     paths[path] ??= {}
     ;(paths[path] as Record<string, unknown>)[def.method] = operation
   }

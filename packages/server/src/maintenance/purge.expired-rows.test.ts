@@ -139,6 +139,49 @@ async function seed(tag: string, expiresAt: number) {
     .insertInto('enclave_proof_jtis')
     .values({ jti_hash: tag, expires_at: expiresAt - 5 * 60_000 })
     .execute()
+  // MFA rows belong to a user (and a verification to a live session) of their own.
+  const user_id = `user-${tag}`
+  const session_id = `session-${tag}`
+  await db
+    .insertInto('users')
+    .values({ id: user_id, app_id, created_at, has_accepted_terms: 0, is_guest: 0 })
+    .execute()
+  await db
+    .insertInto('sessions')
+    .values({
+      id: session_id,
+      app_id,
+      user_id,
+      created_at,
+      last_used_at: expiresAt,
+      expires_at: expiresAt + DAY,
+      revoked_at: null,
+      enclave_jkt: null,
+    })
+    .execute()
+  await db
+    .insertInto('mfa_factors')
+    .values({
+      id: tag,
+      app_id,
+      user_id,
+      method: 'totp',
+      secret: null,
+      enabled: 0,
+      last_used_step: null,
+      created_at,
+      enabled_at: null,
+      expires_at: expiresAt,
+    })
+    .execute()
+  await db
+    .insertInto('mfa_verifications')
+    .values({ session_id, user_id, method: 'totp', verified_at: created_at, expires_at: expiresAt })
+    .execute()
+  await db
+    .insertInto('mfa_attempts')
+    .values({ user_id, attempts: 5, expires_at: expiresAt })
+    .execute()
   // A cooldown "expires" when the next send is allowed: sent_at + 30 s.
   await db
     .insertInto('otp_send_cooldowns')
@@ -157,10 +200,13 @@ const EXPIRING = [
   'telegram_payloads',
   'account_transfers',
   'enclave_proof_jtis',
+  'mfa_factors',
+  'mfa_verifications',
+  'mfa_attempts',
   'otp_send_cooldowns',
 ] as const
 
-it('deletes codes, nonces, states, challenges, spent proofs and cooldowns at their expiry, not a millisecond before', async () => {
+it('deletes codes, nonces, states, challenges, spent proofs, MFA setups, verifications and attempt windows, and cooldowns at their expiry, not a millisecond before', async () => {
   const now = t.clock.now() + DAY
   await purgeExpired(t.db, now - 1) // the login's code and cooldown
   await seed('expired', now)
@@ -179,6 +225,27 @@ it('deletes codes, nonces, states, challenges, spent proofs and cooldowns at the
     await t.db.selectFrom('otp_codes').select('id').where('id', '=', 'valid').execute(),
   ).toHaveLength(1)
   expect(await purgeExpired(t.db, now)).toMatchObject({ otp_codes: 0, account_transfers: 0 })
+})
+
+it('an enabled MFA factor has no expiry and is never purged', async () => {
+  await t.db
+    .insertInto('mfa_factors')
+    .values({
+      id: 'enabled-factor',
+      app_id: t.app.id,
+      user_id: userId,
+      method: 'totp',
+      secret: null,
+      enabled: 1,
+      last_used_step: null,
+      created_at: 0,
+      enabled_at: 0,
+      expires_at: null,
+    })
+    .execute()
+  await purgeExpired(t.db, t.clock.now() + DAY)
+  const kept = await t.db.selectFrom('mfa_factors').select('id').where('enabled', '=', 1).execute()
+  expect(kept).toEqual([{ id: 'enabled-factor' }])
 })
 
 it('deletes in bounded batches until nothing expired is left', async () => {

@@ -47,6 +47,9 @@ export type PurgedTable =
   | 'refresh_tokens'
   | 'key_releases'
   | 'enclave_proof_jtis'
+  | 'mfa_factors'
+  | 'mfa_verifications'
+  | 'mfa_attempts'
 
 /** Tables with a single-column key and an `expires_at`: the key, and how long a row outlives its expiry. */
 const EXPIRING: ReadonlyArray<{
@@ -65,12 +68,18 @@ const EXPIRING: ReadonlyArray<{
   { table: 'telegram_payloads', key: 'payload_hash', graceMs: TELEGRAM_SWEEP_MARGIN_MS },
   { table: 'account_transfers', key: 'nonce_hash', graceMs: 0 },
   { table: 'enclave_proof_jtis', key: 'jti_hash', graceMs: ENCLAVE_PROOF_SWEEP_MARGIN_MS },
+  // Only pending MFA setups have an expiry; enabled factors (null) stay (mfa/service.ts).
+  { table: 'mfa_factors', key: 'id', graceMs: 0 },
+  { table: 'mfa_verifications', key: 'session_id', graceMs: 0 },
+  // A window that is over counts nothing (mfa/attempts.ts).
+  { table: 'mfa_attempts', key: 'user_id', graceMs: 0 },
 ]
 
 /**
  * Deletes rows nobody can use any more, in batches of `batchSize`: one-time
- * codes, nonces, OAuth states, challenges, captcha tokens, transfer offers and
- * spent enclave proofs past their expiry (every reader treats `expires_at <= now` as expired), resend
+ * codes, nonces, OAuth states, challenges, captcha tokens, transfer offers,
+ * spent enclave proofs, pending MFA setups, MFA verifications and MFA attempt
+ * windows past their expiry (every reader treats `expires_at <= now` as expired), resend
  * cooldowns that are over, and sessions — with their refresh tokens — past
  * their absolute lifetime (revoked or not) or idle for longer than a refresh
  * or an access token could still use them. A row that is still valid is never

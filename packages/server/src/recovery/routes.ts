@@ -43,8 +43,10 @@ export const recoveryOAuthAuthenticateRoute = defineRoute({
   path: routes.recoveryOAuthAuthenticate,
   summary: "Exchange a cloud consent's result for provider access (called by the enclave)",
   tags: ['recovery'],
-  // The enclave's exchange: the provider access it returns reaches the recovery key.
+  // The enclave's exchange: the provider access it returns reaches the recovery key,
+  // so with MFA it needs a fresh verification like the recovery material (docs/mfa.md).
   auth: 'enclave',
+  mfa: true,
   body: recoveryOAuthAuthenticateRequestSchema,
   response: recoveryOAuthAuthenticateResponseSchema,
   handler: async ({ c, services, app, auth, body }) => {

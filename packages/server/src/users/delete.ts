@@ -14,7 +14,8 @@ export interface DeleteUserParameters {
  * ON`, db/connect.ts) to their linked accounts and passkeys, sessions and
  * their refresh tokens, wallet secrets (auth shares, recovery material),
  * key-release records, cloud-recovery and OAuth link states, passkey
- * challenges and transfer offers. Every session ends at once: requests
+ * challenges, transfer offers, and MFA factors, verifications and attempt
+ * windows. Every session ends at once: requests
  * read the session row (`authenticateRequest`), refreshes the refresh-token
  * row. Returns whether a user was deleted. Pass a transaction to delete
  * along with other writes (the account transfer does).

@@ -59,7 +59,8 @@ export const usersAcceptTermsRoute = defineRoute({
  * included, go in one statement, and every session of theirs ends with it.
  * A key route (`auth: 'enclave'`): it destroys the auth shares, so it answers
  * only the enclave's own page with the session key's proof, never a bearer
- * token alone; it counts against the per-IP key-route budget. Empty body.
+ * token alone; a user with MFA must have verified it in this session within
+ * 15 minutes. It counts against the per-IP key-route budget. Empty body.
  */
 export const usersDeleteRoute = defineRoute({
   method: 'post',
@@ -67,6 +68,8 @@ export const usersDeleteRoute = defineRoute({
   summary: 'Delete the signed-in user, their wallets and every session (enclave only)',
   tags: ['users'],
   auth: 'enclave',
+  // It destroys the wallets: with MFA, only after a fresh verification (docs/mfa.md).
+  mfa: true,
   body: emptyBodySchema,
   response: successSchema,
   handler: async ({ c, services, app, auth }) => {

@@ -9,6 +9,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
+import { byMethodOrder } from '../mfa/factors.ts'
 import { assertSignUpAllowed } from './sign-up.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -237,7 +238,17 @@ function byCreationThenWalletSlot(
 
 /** The user as the API returns it; throws UNAUTHORIZED when the user is gone. */
 export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst()
+  // One row per enabled MFA factor (at most one per method), or one with a null method.
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('mfa_factors', (join) =>
+      join.onRef('mfa_factors.user_id', '=', 'users.id').on('mfa_factors.enabled', '=', 1),
+    )
+    .selectAll('users')
+    .select('mfa_factors.method as mfa_method')
+    .where('users.id', '=', userId)
+    .execute()
+  const user = rows[0]
   if (!user) throw new ApiError('UNAUTHORIZED')
   const accounts = (await linkedAccountsOf(db, userId)).sort(byCreationThenWalletSlot)
   // Wallets carry their secret's recovery method: one more indexed read, and
@@ -258,7 +269,9 @@ export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
     linked_accounts: accounts
       .map((a) => toLinkedAccountWire(a, recoveryMethods))
       .filter((a): a is LinkedAccountWire => a !== null),
-    mfa_methods: [],
+    mfa_methods: rows
+      .flatMap((row) => (row.mfa_method === null ? [] : [row.mfa_method]))
+      .sort(byMethodOrder),
     has_accepted_terms: user.has_accepted_terms === 1,
     is_guest: user.is_guest === 1,
   }

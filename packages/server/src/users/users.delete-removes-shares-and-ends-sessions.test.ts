@@ -148,6 +148,36 @@ async function userWithEverything(email: string, other?: string) {
       used_at: null,
     })
     .execute()
+  // MFA: a pending authenticator setup, the first session's verification, an attempt window.
+  await t.db
+    .insertInto('mfa_factors')
+    .values({
+      id: state(),
+      app_id: appId,
+      user_id: userId,
+      method: 'totp',
+      secret: null,
+      enabled: 0,
+      last_used_step: null,
+      created_at: now,
+      enabled_at: null,
+      expires_at: later,
+    })
+    .execute()
+  await t.db
+    .insertInto('mfa_verifications')
+    .values({
+      session_id: sidOf(first.token),
+      user_id: userId,
+      method: 'totp',
+      verified_at: now,
+      expires_at: later,
+    })
+    .execute()
+  await t.db
+    .insertInto('mfa_attempts')
+    .values({ user_id: userId, attempts: 1, expires_at: later })
+    .execute()
   // A transfer offer made to this user, and one that would take an account from it.
   for (const [to, from] of other ? [[userId, other] as const, [other, userId] as const] : [])
     await t.db

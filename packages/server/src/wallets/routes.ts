@@ -13,17 +13,16 @@ import {
 import { defineRoute } from '../http/route.ts'
 import { keyReleaseOrigin, listKeyReleases } from './key-releases.ts'
 import { limitWalletKeyRequests } from './limit-wallet-key-requests.ts'
-import {
-  addEmbeddedWallet,
-  createEmbeddedWallets,
-  getRecoveryMaterial,
-  releaseAuthShare,
-  setRecovery,
-} from './service.ts'
+import { getRecoveryMaterial, releaseAuthShare } from './release.ts'
+import { addEmbeddedWallet, createEmbeddedWallets, setRecovery } from './service.ts'
 
 // Key routes (create, add, auth share, recovery, set recovery) answer only to
 // the enclave page, with a proof signed by the session's enclave key
-// (`auth: 'enclave'`, http/enclave-auth.ts). Key activity is read by the host.
+// (`auth: 'enclave'`, http/enclave-auth.ts). Those that release or replace
+// key material (auth share — signing and export —, recovery, set recovery)
+// also need a fresh MFA verification when the user has MFA (`mfa: true`,
+// docs/mfa.md); creating and adding wallets release nothing. Key activity is
+// read by the host.
 
 export const embeddedWalletsCreateRoute = defineRoute({
   method: 'post',
@@ -59,6 +58,7 @@ export const embeddedWalletsAuthShareRoute = defineRoute({
   summary: "The auth share of the signed-in user's own secret",
   tags: ['embedded-wallets'],
   auth: 'enclave',
+  mfa: true,
   body: entropyRequestSchema,
   response: authShareResponseSchema,
   handler: async ({ c, services, auth, body }) => {
@@ -73,6 +73,7 @@ export const embeddedWalletsRecoveryRoute = defineRoute({
   summary: "The recovery material of the signed-in user's own secret",
   tags: ['embedded-wallets'],
   auth: 'enclave',
+  mfa: true,
   body: entropyRequestSchema,
   response: recoveryMaterialResponseSchema,
   handler: async ({ c, services, auth, body }) => {
@@ -87,6 +88,7 @@ export const embeddedWalletsSetRecoveryRoute = defineRoute({
   summary: "Replace the recovery method and material of the signed-in user's own secret",
   tags: ['embedded-wallets'],
   auth: 'enclave',
+  mfa: true,
   body: setRecoveryRequestSchema,
   response: userSchema,
   handler: async ({ c, services, app, auth, body }) => {

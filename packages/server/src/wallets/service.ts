@@ -1,11 +1,8 @@
 import type {
   AddEmbeddedWalletRequest,
-  AuthShareResponse,
   ChainType,
   CreateEmbeddedWalletsRequest,
-  PasswordKdf,
   RecoveryMaterial,
-  RecoveryMaterialResponse,
   SetRecoveryRequest,
   UserWire,
 } from '@latchkey/protocol'
@@ -17,7 +14,6 @@ import type { Database, WalletSecretsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { getUserWire, insertAccount, WALLET_ACCOUNT_TYPE } from '../users/service.ts'
-import { type KeyReleaseOrigin, recordKeyRelease } from './key-releases.ts'
 import { assertRecoveryAllowed } from './recovery-policy.ts'
 
 /*
@@ -61,7 +57,12 @@ function seal(services: Services, ref: SecretRef, column: SealedColumn, value: s
  * from another row or column, other master key) is logged by kind only and
  * answered as 500 INTERNAL_ERROR: never used, never echoed.
  */
-function unseal(services: Services, ref: SecretRef, column: SealedColumn, sealed: string): string {
+export function unseal(
+  services: Services,
+  ref: SecretRef,
+  column: SealedColumn,
+  sealed: string,
+): string {
   try {
     return services.secrets
       .decrypt(WALLET_SEAL_PURPOSES[column], walletSecretAad(ref, column), sealed)
@@ -132,7 +133,7 @@ function recoveryColumns(
   }
 }
 
-async function findOwnSecret(
+export async function findOwnSecret(
   db: Services['db'] | Transaction<Database>,
   auth: AuthContext,
   entropyId: string,
@@ -146,7 +147,7 @@ async function findOwnSecret(
     .executeTakeFirst()
 }
 
-const refOf = (row: Selectable<WalletSecretsTable>): SecretRef => ({
+export const refOf = (row: Selectable<WalletSecretsTable>): SecretRef => ({
   appId: row.app_id,
   userId: row.user_id,
   entropyId: row.entropy_id,
@@ -353,99 +354,6 @@ export async function addEmbeddedWallet(
 const spelledAs = (siblings: Record<string, unknown>[], fallback: string): string => {
   const given = siblings.find((data) => typeof data.entropy_id === 'string')?.entropy_id
   return typeof given === 'string' ? given : fallback
-}
-
-/**
- * MFA HOOK POINT. Every release of key material (the auth share, the recovery
- * material) passes here first. Today it lets any valid session of the owner
- * through; when MFA lands, this is where a user with MFA must present a fresh
- * MFA proof (docs/security.md "Embedded wallet keys": "once MFA lands, only
- * with a fresh MFA proof"), and fail with a typed error otherwise.
- */
-export async function requireFreshMfaForKeyRelease(
-  _services: Services,
-  _auth: AuthContext,
-  _action: 'auth-share' | 'recovery-material',
-): Promise<void> {
-  // No MFA yet: nothing to check.
-}
-
-/**
- * The one way the auth share leaves the server (security bar 41): only to a
- * valid session of the wallet's owner. Another user's entropy id answers
- * exactly like an unknown one (404 WALLET_NOT_FOUND), so it probes nothing.
- * Each release is recorded (key-releases.ts) before the share is returned.
- */
-export async function releaseAuthShare(
-  services: Services,
-  auth: AuthContext,
-  entropyId: string,
-  origin: KeyReleaseOrigin,
-): Promise<AuthShareResponse> {
-  await requireFreshMfaForKeyRelease(services, auth, 'auth-share')
-  const secret = await findOwnSecret(services.db, auth, entropyId)
-  if (!secret) throw new ApiError('WALLET_NOT_FOUND')
-  const authShare = unseal(services, refOf(secret), 'auth_share', secret.auth_share)
-  await recordKeyRelease(services, {
-    auth,
-    entropyId: secret.entropy_id,
-    kind: 'auth_share',
-    origin,
-  })
-  return { entropy_id: entropyId, auth_share: authShare }
-}
-
-/**
- * The recovery material of the user's own secret (automatic recovery includes
- * the server-held key), recorded (key-releases.ts) before it is returned.
- */
-export async function getRecoveryMaterial(
-  services: Services,
-  auth: AuthContext,
-  entropyId: string,
-  origin: KeyReleaseOrigin,
-): Promise<RecoveryMaterialResponse> {
-  await requireFreshMfaForKeyRelease(services, auth, 'recovery-material')
-  const secret = await findOwnSecret(services.db, auth, entropyId)
-  if (!secret) throw new ApiError('WALLET_NOT_FOUND')
-  const ref = refOf(secret)
-  const ciphertext = unseal(services, ref, 'recovery_ciphertext', secret.recovery_ciphertext)
-  let recovery: RecoveryMaterial
-  switch (secret.recovery_method) {
-    case 'latchkey': {
-      if (!secret.recovery_key) throw corrupt(services, ref, 'recovery_key')
-      recovery = {
-        method: 'latchkey',
-        ciphertext,
-        recovery_key: unseal(services, ref, 'recovery_key', secret.recovery_key),
-      }
-      break
-    }
-    case 'user-passcode': {
-      if (!secret.recovery_kdf) throw corrupt(services, ref, 'recovery_kdf')
-      recovery = {
-        method: 'user-passcode',
-        ciphertext,
-        kdf: JSON.parse(secret.recovery_kdf) as PasswordKdf,
-      }
-      break
-    }
-    case 'google-drive':
-    case 'icloud': {
-      if (!secret.recovery_key_id) throw corrupt(services, ref, 'recovery_key_id')
-      recovery = { method: secret.recovery_method, ciphertext, key_id: secret.recovery_key_id }
-      break
-    }
-    default:
-      throw corrupt(services, ref, 'recovery_method')
-  }
-  await recordKeyRelease(services, { auth, entropyId: ref.entropyId, kind: 'recovery', origin })
-  return { entropy_id: entropyId, recovery }
-}
-
-function corrupt(services: Services, ref: SecretRef, column: string): ApiError {
-  services.logger.error(`wallet secret row is inconsistent (app ${ref.appId}, column ${column})`)
-  return new ApiError('INTERNAL_ERROR')
 }
 
 /**
