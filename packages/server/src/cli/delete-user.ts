@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
+import { countLiveSessions } from '../sessions/live.ts'
 import { deleteUser } from '../users/delete.ts'
 import { WALLET_ACCOUNT_TYPE } from '../users/service.ts'
 
@@ -41,19 +42,13 @@ async function summarize(
     .select('type')
     .where('user_id', '=', userId)
     .execute()
-  const sessions = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .execute()
+  const liveSessions = await countLiveSessions(db, userId, now)
   const wallets = accounts.filter((a) => a.type === WALLET_ACCOUNT_TYPE).length
   return {
     appId: user.app_id,
     linkedAccounts: accounts.length - wallets,
     wallets,
-    liveSessions: sessions.length,
+    liveSessions,
   }
 }
 

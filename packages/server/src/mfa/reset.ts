@@ -1,6 +1,7 @@
 import type { MfaMethod } from '@latchkey/protocol'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
+import { countLiveSessions } from '../sessions/live.ts'
 import { byMethodOrder } from './factors.ts'
 
 /** What an MFA reset removes. */
@@ -30,17 +31,11 @@ export async function summarizeMfaReset(
     .where('user_id', '=', userId)
     .where('enabled', '=', 1)
     .execute()
-  const sessions = await db
-    .selectFrom('sessions')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .execute()
+  const liveSessions = await countLiveSessions(db, userId, now)
   return {
     appId: user.app_id,
     methods: factors.map((f) => f.method).sort(byMethodOrder),
-    liveSessions: sessions.length,
+    liveSessions,
   }
 }
 
