@@ -49,6 +49,19 @@ const rows = [
   ['Create wallet, Ethereum + Solana (median)', `${enclave.createMs} ms`, '', null],
   ['Sign message, personal_sign (median)', `${enclave.signMs} ms`, '', null],
   [
+    '  sign cold (auth share fetched), MFA on (median)',
+    `${enclave.signColdMs} ms`,
+    '≤ 60 ms',
+    enclave.signColdMs <= 60,
+  ],
+  [
+    `  sign with MFA verified (warm, median of ${enclave.warmSignatures})`,
+    `${enclave.signWarmMs} ms`,
+    '≤ 5 ms',
+    enclave.signWarmMs <= 5,
+  ],
+  ['  verify TOTP (median)', `${enclave.verifyTotpMs} ms`, '', null],
+  [
     '  non-2xx or errors refresh / email auth',
     `${server.refreshErrors} / ${server.emailAuthErrors}`,
     '0',

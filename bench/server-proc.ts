@@ -32,7 +32,13 @@ const server = await startServer({
 })
 // The enclave bench's host page must be an allowed origin (frame-ancestors).
 const origins = process.env.BENCH_ORIGINS?.split(',').filter(Boolean) ?? []
-await ensureApp(server.server.db, { id: BENCH_APP_ID, name: 'Bench', origins })
+// The enclave bench enrolls an authenticator app (TOTP) to time MFA and warm signatures.
+await ensureApp(server.server.db, {
+  id: BENCH_APP_ID,
+  name: 'Bench',
+  origins,
+  settings: { mfa_methods: ['totp'] },
+})
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'codes') process.send?.({ type: 'codes', codes })

@@ -32,6 +32,11 @@ export interface E2EContext {
   transferAppId: string
   /** Email login with at most 1 user. */
   limitAppId: string
+  /**
+   * Email, SMS and passkey login with every MFA method on offer
+   * (docs/mfa.md); allowed on the demo's localhost origin too, for passkeys.
+   */
+  mfaAppId: string
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string
@@ -61,6 +66,7 @@ const CAPTCHA_APP_ID = 'e2ecaptchaaaaaaaaaaaaaaaa'
 const GATES_APP_ID = 'e2egatesaaaaaaaaaaaaaaaaa'
 const TRANSFER_APP_ID = 'e2etransferaaaaaaaaaaaaaa'
 const LIMIT_APP_ID = 'e2elimitaaaaaaaaaaaaaaaaa'
+const MFA_APP_ID = 'e2emfaaaaaaaaaaaaaaaaaaaa'
 const GOOGLE_CLIENT = {
   clientId: 'latchkey-e2e.apps.googleusercontent.com',
   clientSecret: 'GOCSPX-e2e-client-secret-0123456789',
@@ -168,8 +174,15 @@ export default async function setup(project: TestProject) {
     databaseUrl,
     forceDevMailbox: true,
     // One user logs in on two devices within a test: the 30 s resend cooldown
-    // has its own server tests; here it would only make the suite wait.
-    rateLimits: { codeResendCooldownMs: 1_000 },
+    // has its own server tests; here it would only make the suite wait. Every
+    // browser comes from 127.0.0.1, so the per-IP caps (their own server tests
+    // too) would count the whole suite as one visitor.
+    rateLimits: {
+      codeResendCooldownMs: 1_000,
+      codeSendsPerIp: { limit: 10_000, windowMs: 60 * 60_000 },
+      codeAttemptsPerIp: { limit: 10_000, windowMs: 60 * 60_000 },
+      walletKeyRequestsPerIp: { limit: 10_000, windowMs: 10 * 60_000 },
+    },
     cloudRecovery: {
       google: {
         authorizationUrl: google.authorizationUrl,
@@ -259,6 +272,15 @@ export default async function setup(project: TestProject) {
     origins: [demoUrl],
     settings: { login_methods: { email: true }, max_users: 1 },
   })
+  await ensureApp(server.server.db, {
+    id: MFA_APP_ID,
+    name: 'E2E MFA',
+    origins: [demoUrl, demoUrl.replace('127.0.0.1', 'localhost')],
+    settings: {
+      login_methods: { email: true, sms: true, passkey: true },
+      mfa_methods: ['totp', 'sms', 'passkey'],
+    },
+  })
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -293,6 +315,7 @@ export default async function setup(project: TestProject) {
     gatesAppId: GATES_APP_ID,
     transferAppId: TRANSFER_APP_ID,
     limitAppId: LIMIT_APP_ID,
+    mfaAppId: MFA_APP_ID,
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,

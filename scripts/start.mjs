@@ -65,10 +65,18 @@ const ensure = spawnSync(
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
 if (ensure.status !== 0) process.exit(ensure.status ?? 1)
-// The demo shows passkey sign-up ('Create new account' beside 'Log in with a passkey').
+// The demo shows passkey sign-up ('Create new account' beside 'Log in with a passkey')
+// and offers every MFA method (docs/mfa.md).
 const settings = spawnSync(
   process.execPath,
-  [...cli, 'apps', 'settings', DEMO_APP_ID, '--set', '{"passkeys_for_signup_enabled":true}'],
+  [
+    ...cli,
+    'apps',
+    'settings',
+    DEMO_APP_ID,
+    '--set',
+    '{"passkeys_for_signup_enabled":true,"mfa_methods":["totp","sms","passkey"]}',
+  ],
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
 if (settings.status !== 0) process.exit(settings.status ?? 1)

@@ -167,6 +167,30 @@ export {
   type RequestOptions,
 } from './http.ts'
 export { decodeJwt, type TokenClaims } from './jwt.ts'
+export {
+  clearMfa,
+  ensureMfaVerified,
+  getMfaStatus,
+  initSmsEnrollment,
+  initTotpEnrollment,
+  type MfaStatus,
+  type SubmitMfaEnrollmentParameters,
+  sendMfaSmsCode,
+  submitMfaEnrollment,
+  type TotpEnrollment,
+  type UnenrollMfaParameters,
+  unenrollMfa,
+  type VerifyMfaParameters,
+  verifyMfa,
+} from './mfa/mfa.ts'
+export {
+  createMfaPrompter,
+  getMfaPrompter,
+  type MfaChallenge,
+  type MfaPrompter,
+  type MfaVerifyAttempt,
+} from './mfa/prompter.ts'
+export { MFA_METHOD_ORDER, methodsToVerify, withMfa } from './mfa/with-mfa.ts'
 export { toPasskeyError } from './passkey-errors.ts'
 export { type PollOptions, poll } from './poll.ts'
 export { getRecentLoginMethod, type LoginMethod, setRecentLoginMethod } from './recent-login.ts'
@@ -196,6 +220,7 @@ export {
   isEmbeddedWallet,
   isExternalWallet,
   type LinkedAccount,
+  type MfaMethod,
   type OAuthAccount,
   type PasskeyAccount,
   type PhoneAccount,

@@ -1,5 +1,8 @@
 import type { LinkedAccountWire, UserWire } from '@latchkey/protocol/schemas'
 
+/** An MFA method (spec 02 §3): SMS code, authenticator app (TOTP) or passkey. */
+export type MfaMethod = 'sms' | 'totp' | 'passkey'
+
 export interface EmailAccount {
   type: 'email'
   address: string
@@ -181,7 +184,7 @@ export interface User {
   wallet?: { address: string; chainType: 'ethereum' | 'solana' }
   /** The linked Farcaster account, if any. */
   farcaster?: { fid: number; username: string | null }
-  mfaMethods: Array<'sms' | 'totp' | 'passkey'>
+  mfaMethods: MfaMethod[]
   hasAcceptedTerms: boolean
   isGuest: boolean
 }

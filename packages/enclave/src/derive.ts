@@ -10,7 +10,7 @@ import {
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { type EthereumAddress, ethereumAddressOfPrivateKey } from './address.ts'
 import { EnclaveError } from './errors.ts'
-import { assertValidSecret, type WalletSecret } from './secret.ts'
+import { assertValidSecret, type SecretKind, type WalletSecret } from './secret.ts'
 import { deriveSlip10Ed25519 } from './slip10.ts'
 
 /** An Ethereum account of a secret. `privateKey` is 32 bytes; wipe it after use. */
@@ -27,11 +27,11 @@ export const ethereumPath = (index: number) => `m/44'/60'/0'/0/${index}`
 /** The BIP-44 path of Solana wallet `index` (the path Phantom and Solflare use). */
 export const solanaPath = (index: number) => `m/44'/501'/${index}'/0'`
 
-function assertIndex(secret: WalletSecret, index: number): void {
+function assertIndex(kind: SecretKind, index: number): void {
   if (!Number.isInteger(index) || index < 0 || index >= 0x8000_0000) {
     throw new EnclaveError('INVALID_INDEX', 'A wallet index is an integer in [0, 2^31)')
   }
-  if (secret.kind !== 'hd' && index !== 0) {
+  if (kind !== 'hd' && index !== 0) {
     throw new EnclaveError('INVALID_INDEX', 'An imported key has only wallet index 0')
   }
 }
@@ -39,6 +39,67 @@ function assertIndex(secret: WalletSecret, index: number): void {
 /** The BIP-39 seed of an HD secret (no passphrase, so the phrase restores elsewhere). */
 function seedOf(secret: WalletSecret): Uint8Array {
   return mnemonicToSeedSync(entropyToMnemonic(secret.payload, wordlist), '')
+}
+
+/**
+ * The same BIP-39 seed through WebCrypto's native PBKDF2 (BIP-39: 2048
+ * rounds of HMAC-SHA512 over the phrase, salt "mnemonic" + empty
+ * passphrase): ~1 ms where the JavaScript PBKDF2 takes ~15–40 ms. Falls
+ * back to the JavaScript one without WebCrypto. Wipe it after use.
+ *
+ * @example
+ * ```ts
+ * const seed = await hdSeedOf(secret)
+ * deriveEthereumAccountFromSeed(seed, 0).address === deriveEthereumAccount(secret, 0).address
+ * ```
+ */
+export async function hdSeedOf(secret: WalletSecret): Promise<Uint8Array> {
+  assertValidSecret(secret)
+  if (secret.kind !== 'hd') throw new EnclaveError('INVALID_SECRET', 'An imported key has no seed')
+  const subtle = globalThis.crypto?.subtle
+  if (!subtle) return seedOf(secret)
+  // The phrase's English words are ASCII: NFKD leaves them as they are.
+  const phrase = new TextEncoder().encode(entropyToMnemonic(secret.payload, wordlist))
+  try {
+    const key = await subtle.importKey('raw', phrase, 'PBKDF2', false, ['deriveBits'])
+    const bits = await subtle.deriveBits(
+      {
+        name: 'PBKDF2',
+        hash: 'SHA-512',
+        salt: new TextEncoder().encode('mnemonic'),
+        iterations: 2048,
+      },
+      key,
+      512,
+    )
+    return new Uint8Array(bits)
+  } finally {
+    phrase.fill(0)
+  }
+}
+
+/** Ethereum wallet `index` of an HD secret's BIP-39 seed (BIP-32 secp256k1 at `m/44'/60'/0'/0/{index}`). */
+export function deriveEthereumAccountFromSeed(seed: Uint8Array, index: number): EthereumAccount {
+  assertIndex('hd', index)
+  const root = HDKey.fromMasterSeed(seed)
+  const node = root.derive(ethereumPath(index))
+  if (!node.privateKey) throw new EnclaveError('INVALID_SECRET', 'Derivation gave no key')
+  const privateKey = node.privateKey.slice()
+  node.wipePrivateData()
+  root.wipePrivateData()
+  return { address: ethereumAddressOfPrivateKey(privateKey), privateKey }
+}
+
+/** Solana wallet `index` of an HD secret's BIP-39 seed (SLIP-10 ed25519 at `m/44'/501'/{index}'/0'`). */
+export function deriveSolanaAccountFromSeed(seed: Uint8Array, index: number): SolanaAccount {
+  assertIndex('hd', index)
+  const node = deriveSlip10Ed25519(seed, solanaPath(index))
+  node.chainCode.fill(0)
+  return {
+    address: base58.encode(node.publicKey),
+    seed: node.privateKey,
+    publicKey: node.publicKey,
+  }
 }
 
 /**
@@ -55,24 +116,20 @@ function seedOf(secret: WalletSecret): Uint8Array {
  */
 export function deriveEthereumAccount(secret: WalletSecret, index: number): EthereumAccount {
   assertValidSecret(secret)
-  assertIndex(secret, index)
+  assertIndex(secret.kind, index)
   if (secret.kind === 'solana-key') {
     throw new EnclaveError('CHAIN_MISMATCH', 'An imported Solana key has no Ethereum account')
   }
-  let privateKey: Uint8Array
   if (secret.kind === 'ethereum-key') {
-    privateKey = secret.payload.slice()
-  } else {
-    const seed = seedOf(secret)
-    const root = HDKey.fromMasterSeed(seed)
-    const node = root.derive(ethereumPath(index))
-    seed.fill(0)
-    if (!node.privateKey) throw new EnclaveError('INVALID_SECRET', 'Derivation gave no key')
-    privateKey = node.privateKey.slice()
-    node.wipePrivateData()
-    root.wipePrivateData()
+    const privateKey = secret.payload.slice()
+    return { address: ethereumAddressOfPrivateKey(privateKey), privateKey }
   }
-  return { address: ethereumAddressOfPrivateKey(privateKey), privateKey }
+  const seed = seedOf(secret)
+  try {
+    return deriveEthereumAccountFromSeed(seed, index)
+  } finally {
+    seed.fill(0)
+  }
 }
 
 /**
@@ -89,24 +146,21 @@ export function deriveEthereumAccount(secret: WalletSecret, index: number): Ethe
  */
 export function deriveSolanaAccount(secret: WalletSecret, index: number): SolanaAccount {
   assertValidSecret(secret)
-  assertIndex(secret, index)
+  assertIndex(secret.kind, index)
   if (secret.kind === 'ethereum-key') {
     throw new EnclaveError('CHAIN_MISMATCH', 'An imported Ethereum key has no Solana account')
   }
-  let seed: Uint8Array
-  let publicKey: Uint8Array
   if (secret.kind === 'solana-key') {
-    seed = secret.payload.slice()
-    publicKey = ed25519.getPublicKey(seed)
-  } else {
-    const bip39Seed = seedOf(secret)
-    const node = deriveSlip10Ed25519(bip39Seed, solanaPath(index))
-    bip39Seed.fill(0)
-    node.chainCode.fill(0)
-    seed = node.privateKey
-    publicKey = node.publicKey
+    const seed = secret.payload.slice()
+    const publicKey = ed25519.getPublicKey(seed)
+    return { address: base58.encode(publicKey), seed, publicKey }
   }
-  return { address: base58.encode(publicKey), seed, publicKey }
+  const bip39Seed = seedOf(secret)
+  try {
+    return deriveSolanaAccountFromSeed(bip39Seed, index)
+  } finally {
+    bip39Seed.fill(0)
+  }
 }
 
 /**

@@ -224,3 +224,14 @@ export const CONNECTOR_TYPES = [
   'solana_adapter',
 ] as const
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number]
+/** Spec 02 §4 / §9: a wallet operation asks for MFA at most this many times, then max-attempts-reached. */
+export const MFA_OPERATION_ATTEMPTS = 4
+/** Spec 02 §9: how long the verification screen waits for a code before MFA_TIMEOUT. */
+export const MFA_CODE_WAIT_MS = 300_000
+/** Spec 02 §9: the enrollment modal resets its selections this long after closing. */
+export const MFA_MODAL_RESET_MS = 500
+/**
+ * How long the enclave keeps a rebuilt key once its page is hidden (docs/mfa.md
+ * "Warm keys"): a tab in the background this long drops it.
+ */
+export const ENCLAVE_WARM_KEY_HIDDEN_MS = 60_000

@@ -256,6 +256,22 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
     title: 'This setup has expired',
     detail: 'Start again to get a new setup key.',
   },
+  // Spec 02 §8 "MFA timeout" (blocking): no code within MFA_CODE_WAIT_MS.
+  MFA_TIMEOUT: {
+    title: 'You have exceeded the time limit for code entry. Please try again in 30 seconds.',
+  },
+  // Spec 02 §8 "cancelled".
+  MFA_CANCELED: { title: 'Verification canceled' },
+  // Spec 02 §6 / spec 03 §6: SMS MFA is disabled when the user's phone is a login method.
+  MFA_SMS_PHONE_IS_LOGIN: {
+    title: 'This phone number is a login method',
+    detail: 'A code sent to it cannot also be a second factor. Use another number or method.',
+  },
+  // Not in the spec: a passkey to enable for MFA that is not linked to this account.
+  MFA_PASSKEY_NOT_LINKED: {
+    title: 'This passkey is not linked to your account',
+    detail: 'Add it as a passkey first, then enable it for verification.',
+  },
   // Spec 01 §8 "Captcha": a rejected token resets the captcha; a failed challenge; a timeout.
   CAPTCHA_INVALID: { title: 'Please try again.', retryable: true },
   CAPTCHA_FAILED: { title: 'You did not pass CAPTCHA. Please try again.', retryable: true },

@@ -120,6 +120,14 @@ export const ErrorCode = {
   MFA_ALREADY_ENROLLED: 'MFA_ALREADY_ENROLLED',
   /** No MFA setup to confirm: never started, or older than its lifetime. */
   MFA_ENROLLMENT_EXPIRED: 'MFA_ENROLLMENT_EXPIRED',
+  /** No MFA code was entered within the wait (client-side, spec 02 §9: 5 minutes). */
+  MFA_TIMEOUT: 'MFA_TIMEOUT',
+  /** The user closed the MFA verification (client-side). */
+  MFA_CANCELED: 'MFA_CANCELED',
+  /** The phone to enroll for SMS MFA is the user's SMS login. */
+  MFA_SMS_PHONE_IS_LOGIN: 'MFA_SMS_PHONE_IS_LOGIN',
+  /** A passkey to enable for MFA is not one of the user's linked passkeys. */
+  MFA_PASSKEY_NOT_LINKED: 'MFA_PASSKEY_NOT_LINKED',
   // Captcha (docs/captcha.md)
   CAPTCHA_INVALID: 'CAPTCHA_INVALID',
   CAPTCHA_FAILED: 'CAPTCHA_FAILED',

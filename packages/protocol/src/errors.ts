@@ -91,6 +91,10 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   // 400, not 409: the client retries 409.
   MFA_ALREADY_ENROLLED: 400,
   MFA_ENROLLMENT_EXPIRED: 400,
+  MFA_TIMEOUT: 408,
+  MFA_CANCELED: 400,
+  MFA_SMS_PHONE_IS_LOGIN: 400,
+  MFA_PASSKEY_NOT_LINKED: 400,
   CAPTCHA_INVALID: 400,
   CAPTCHA_FAILED: 403,
   // 424: the verifier (Cloudflare) could not be reached; blocks, and is not retried by the client.

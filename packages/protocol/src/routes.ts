@@ -83,5 +83,15 @@ export const routes = {
   mfaVerify: '/api/v1/mfa/verify',
   /** Removes an MFA method (an enclave route; needs a fresh verification). */
   mfaUnenroll: '/api/v1/mfa/unenroll',
+  /** Sends an SMS MFA code: to a phone being enrolled, or to the enrolled phone (an enclave route). */
+  mfaSmsInit: '/api/v1/mfa/sms/init',
+  /** Confirms an SMS MFA setup with its code (an enclave route). */
+  mfaSmsEnroll: '/api/v1/mfa/sms/enroll',
+  /** Assertion options for verifying with an MFA passkey (an enclave route). */
+  mfaPasskeyInit: '/api/v1/mfa/passkey/init',
+  /** Enables linked passkeys as MFA (an enclave route). */
+  mfaPasskeyEnroll: '/api/v1/mfa/passkey/enroll',
+  /** Ends this session's MFA verification window (spec 02 §7 "clear MFA"). */
+  mfaClear: '/api/v1/mfa/clear',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

@@ -11,6 +11,7 @@ import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 
 import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
 import { startFromConnectorHints } from './connector-hints.ts'
 import { LatchkeyContext } from './context.ts'
+import { answerMfaChallenges } from './mfa-prompt.ts'
 import { ModalHost } from './modal/lazy.tsx'
 import { createLatchkeyInstance } from './store.ts'
 
@@ -130,6 +131,9 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
     if (mayBeCloudConsentReturn())
       void import('./cloud.ts').then(({ resumeCloudConsent }) => resumeCloudConsent(instance))
   }, [instance])
+
+  // MFA (docs/mfa.md): a wallet action that needs it waits for the user's verification.
+  useEffect(() => answerMfaChallenges(instance), [instance])
 
   // Sessions across tabs (docs/client.md): a logout, login, refresh, link or
   // unlink in another tab of this app shows here without a reload.

@@ -1,4 +1,9 @@
-import type { CreateOnLoginConfig, LoginMethod } from '@latchkey/core'
+import {
+  type CreateOnLoginConfig,
+  type LoginMethod,
+  MFA_METHOD_ORDER,
+  type MfaMethod,
+} from '@latchkey/core'
 import type { EvmChain, WalletChainType } from '@latchkey/core/external'
 import {
   DEFAULT_ACCENT_COLOR,
@@ -95,6 +100,13 @@ export interface LatchkeyConfig {
    * false: passkeys log in existing users, who link them from their account.
    */
   loginConfig?: { passkeysForSignupEnabled?: boolean }
+  /**
+   * MFA (docs/mfa.md). `noPromptOnMfaRequired`: when a wallet action needs
+   * MFA the modal does not open; the app draws its own UI from `useMfa()`.
+   */
+  mfa?: { noPromptOnMfaRequired?: boolean }
+  /** `shouldUnlinkOnUnenrollMfa`: removing a passkey from MFA also unlinks it as a login. */
+  passkeys?: { shouldUnlinkOnUnenrollMfa?: boolean }
   /** External wallet connectors. */
   externalWallets?: {
     /** WalletConnect v2: on when a Cloud project id is given. */
@@ -174,6 +186,12 @@ export interface ResolvedConfig {
   whatsappEnabled: boolean
   /** `loginConfig.passkeysForSignupEnabled`: new accounts may be created with a passkey. */
   passkeysForSignup: boolean
+  /** The MFA methods the app lets users enroll (its `mfa_methods`), in the chooser's order. */
+  mfaMethods: MfaMethod[]
+  /** The modal opens the verification when a wallet action needs MFA (`mfa.noPromptOnMfaRequired` off). */
+  mfaPrompts: boolean
+  /** `passkeys.shouldUnlinkOnUnenrollMfa`. */
+  unlinkPasskeyOnMfaRemoval: boolean
   /** Which chains get a wallet right after login (default off, spec 01 §9). */
   createOnLogin: CreateOnLoginConfig
   /** Wallet creation asks for a user-owned recovery method first (spec 02). */
@@ -290,6 +308,9 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     whatsappEnabled: app?.whatsapp_enabled ?? false,
     passkeysForSignup:
       host.loginConfig?.passkeysForSignupEnabled ?? app?.passkeys_for_signup_enabled ?? false,
+    mfaMethods: MFA_METHOD_ORDER.filter((method) => app?.mfa_methods.includes(method)),
+    mfaPrompts: host.mfa?.noPromptOnMfaRequired !== true,
+    unlinkPasskeyOnMfaRemoval: host.passkeys?.shouldUnlinkOnUnenrollMfa ?? false,
     requireUserOwnedRecoveryOnCreate:
       userOwnedRecoveryAllowed(host, app) &&
       (host.embeddedWallets?.requireUserOwnedRecoveryOnCreate ??

@@ -26,6 +26,8 @@ it('exports exactly these names', () => {
     'useLoginWithSms',
     'useLoginWithTelegram',
     'useManagePasskeys',
+    'useMfa',
+    'useMfaEnrollment',
     'useRecoverWallet',
     'useSetWalletPassword',
     'useSetWalletRecovery',

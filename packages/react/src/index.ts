@@ -101,6 +101,8 @@ export {
   type UseManagePasskeysReturnType,
   useManagePasskeys,
 } from './hooks/useManagePasskeys.ts'
+export { type UseMfaReturnType, useMfa } from './hooks/useMfa.ts'
+export { type UseMfaEnrollmentReturnType, useMfaEnrollment } from './hooks/useMfaEnrollment.ts'
 export {
   type RecoverWalletOptions,
   type UseRecoverWalletReturnType,

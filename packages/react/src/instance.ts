@@ -75,6 +75,11 @@ export interface UiState {
   loginOptions: LoginOptions
   /** Set while the modal shows a wallet screen instead of the login flow. */
   walletRequest: WalletScreenRequest | null
+  /**
+   * A wallet action waits for MFA: the modal shows the verification over
+   * whatever it shows (opening for it if closed). Off with `mfa.noPromptOnMfaRequired`.
+   */
+  mfaOpen: boolean
   hostConfig: LatchkeyConfig
   appConfig: AppConfig | null
   appConfigError: LatchkeyError | null
@@ -143,6 +148,8 @@ export interface LatchkeyInstance {
   readonly externalWallets: ExternalWalletsHandle
   /** Closes the modal; a wallet screen without a result is the user's rejection. */
   closeModal(): void
+  /** Shows or hides the MFA verification (react/src/mfa-prompt.ts drives it). */
+  setMfaOpen(open: boolean): void
   /** The element that had focus when the modal opened; focus returns there on close. */
   readonly opener: { current: HTMLElement | null }
   onLoginEvent(listener: (event: LoginEvent) => void): () => void

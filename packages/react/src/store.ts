@@ -58,6 +58,7 @@ export function createLatchkeyInstance(
     attempt: 0,
     loginOptions: {},
     walletRequest: null,
+    mfaOpen: false,
     hostConfig,
     appConfig: null,
     appConfigError: null,
@@ -187,6 +188,11 @@ export function createLatchkeyInstance(
       settleWalletScreen()
       settleConnect()
       if (state.open) set({ open: false })
+    },
+    setMfaOpen(open) {
+      if (open === state.mfaOpen) return
+      if (open && !state.open) rememberOpener()
+      set(open ? { mfaOpen: true, requested: true } : { mfaOpen: false })
     },
     onLoginEvent(listener) {
       eventListeners.add(listener)

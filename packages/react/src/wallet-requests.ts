@@ -22,6 +22,7 @@ export type WalletScreenRequest<T = unknown> =
   | ManagePasskeysRequest
   | DeleteAccountRequest
   | ConnectEmbeddedWalletRequest
+  | MfaEnrollmentRequest
 
 /**
  * Spec 03 "Connect wallet": what the connect-wallet screen runs. It connects
@@ -107,6 +108,14 @@ export interface ManagePasskeysRequest {
   link(): Promise<User>
   /** Unlink: core `unlinkPasskey`. */
   unlink(credentialId: string): Promise<User>
+}
+
+/**
+ * Spec 02 "Multi-factor enrollment and management": 'Transaction Protection',
+ * the method list, each method's setup and removal (`showMfaEnrollmentModal`).
+ */
+export interface MfaEnrollmentRequest {
+  screen: 'mfa-enrollment'
 }
 
 /** A recovery method the user can pick on 'Secure your account' / 'Update backup method'. */

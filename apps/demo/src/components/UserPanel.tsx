@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
 import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
+import { Mfa } from './Mfa.tsx'
 import { Passkeys } from './Passkeys.tsx'
 import { Wallets } from './Wallets.tsx'
 
@@ -78,6 +79,8 @@ export function UserPanel({ user }: { user: User }) {
       <LinkedAccounts accounts={user.linkedAccounts} />
 
       <Passkeys />
+
+      <Mfa />
 
       <KeyActivity />
     </section>

@@ -95,6 +95,24 @@ describe('enclave bridge', () => {
       message: 'User already has an embedded wallet.',
     })
   })
+
+  it("keeps the server's retry_after and details of an error the enclave passed on", async () => {
+    const { bridge, whenPosted, deliver } = setup()
+    deliver({ event: 'latchkey:iframe:ready' })
+    const answer = bridge.request('latchkey:mfa:verify', {})
+    await whenPosted(1)
+    const error = {
+      code: 'MFA_MAX_ATTEMPTS',
+      message: 'Too many codes: try again in 15 minutes.',
+      retry_after: 900,
+    }
+    deliver({ id: 'req-1', event: 'latchkey:mfa:verify:error', error })
+    await expect(answer).rejects.toMatchObject({
+      code: 'MFA_MAX_ATTEMPTS',
+      retryAfter: 900,
+      details: error,
+    })
+  })
 })
 
 describe('postMessage origin checks (security bar 46)', () => {

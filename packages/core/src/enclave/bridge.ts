@@ -200,10 +200,20 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
 }
 
 function toEnclaveError(error: unknown): LatchkeyError {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  const {
+    code,
+    message,
+    retry_after: retryAfter,
+  } = (error ?? {}) as {
+    code?: unknown
+    message?: unknown
+    retry_after?: unknown
+  }
   const known =
     typeof code === 'string' && knownCodes.has(code) ? (code as ErrorCode) : 'INTERNAL_ERROR'
+  // The server's `retry_after` (MFA_MAX_ATTEMPTS, a 429), passed on by the enclave.
   return new LatchkeyError(known, typeof message === 'string' ? message : undefined, {
     details: error,
+    ...(typeof retryAfter === 'number' && retryAfter >= 0 ? { retryAfter } : {}),
   })
 }

@@ -10,17 +10,35 @@ import type {
   UserWire,
 } from '@latchkey/protocol/schemas'
 import type {
-  AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
-  RegistrationResponseJSON,
 } from '@simplewebauthn/browser'
 import type { LatchkeyClient } from '../client.ts'
-import { LatchkeyError, toLatchkeyError } from '../errors.ts'
+import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
 import { toPasskeyError } from '../passkey-errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
 import { loginRequest } from './login-request.ts'
+import {
+  assertionWire,
+  attestationWire,
+  browserPasskeyCeremonies,
+  checkAborted,
+  type PasskeyCeremonies,
+  type PasskeyOperationOptions,
+  type PasskeyStep,
+  requireSupport,
+  runCeremony,
+} from './passkey-ceremony.ts'
+
+export {
+  assertWithPasskey,
+  browserPasskeyCeremonies,
+  isWebAuthnSupported,
+  type PasskeyCeremonies,
+  type PasskeyOperationOptions,
+  type PasskeyStep,
+} from './passkey-ceremony.ts'
 
 /*
  * Passkeys in the browser (spec 01 §2 "Passkey", §4, §7; spec 02 "Passkey
@@ -34,59 +52,6 @@ import { loginRequest } from './login-request.ts'
 /** Spec 01 §5, §9: a user holds at most this many passkeys (the server enforces it: PASSKEY_LINK_LIMIT). */
 export const PASSKEY_LIMIT = MAX_PASSKEYS_PER_USER
 
-/** The browser's side of a WebAuthn ceremony; tests and exotic hosts may bring their own. */
-export interface PasskeyCeremonies {
-  /** Whether this browser has WebAuthn at all (spec 01 §5). */
-  isSupported(): boolean
-  /** `navigator.credentials.create()` with the server's options, as JSON. */
-  create(options: PublicKeyCredentialCreationOptionsJSON): Promise<RegistrationResponseJSON>
-  /** `navigator.credentials.get()` with the server's options, as JSON. */
-  get(options: PublicKeyCredentialRequestOptionsJSON): Promise<AuthenticationResponseJSON>
-  /** Dismisses the browser's prompt of the ceremony under way, if any. */
-  cancel(): void
-}
-
-/** Spec 01 §5: "A passkey flow needs browser WebAuthn support." */
-export function isWebAuthnSupported(): boolean {
-  return typeof globalThis.PublicKeyCredential === 'function'
-}
-
-type SimpleWebAuthn = typeof import('@simplewebauthn/browser')
-let simpleWebAuthn: Promise<SimpleWebAuthn> | null = null
-const loadSimpleWebAuthn = () => {
-  simpleWebAuthn ??= import('@simplewebauthn/browser').catch((error: unknown) => {
-    simpleWebAuthn = null // a failed chunk load may succeed next time
-    throw error
-  })
-  return simpleWebAuthn
-}
-
-/** The default ceremonies: `@simplewebauthn/browser`, loaded on first use. */
-export const browserPasskeyCeremonies: PasskeyCeremonies = {
-  isSupported: isWebAuthnSupported,
-  async create(optionsJSON) {
-    return (await loadSimpleWebAuthn()).startRegistration({ optionsJSON })
-  },
-  async get(optionsJSON) {
-    return (await loadSimpleWebAuthn()).startAuthentication({ optionsJSON })
-  },
-  cancel() {
-    void simpleWebAuthn?.then((lib) => lib.WebAuthnAbortService.cancelCeremony()).catch(() => {})
-  },
-}
-
-/** The steps between a click and the server's answer (spec 01 §4 "Passkey"). */
-export type PasskeyStep = 'generating-challenge' | 'awaiting-passkey' | 'submitting-response'
-
-export interface PasskeyOperationOptions {
-  /** Reports each step as it starts, for a status screen. */
-  onStep?(step: PasskeyStep): void
-  /** Abandons the operation: the browser's prompt is dismissed and nothing more is sent. */
-  signal?: AbortSignal
-  /** Default {@link browserPasskeyCeremonies}. */
-  ceremonies?: PasskeyCeremonies
-}
-
 export interface LoginWithPasskeyParameters extends PasskeyOperationOptions {
   /** `no-signup` when sign-up is disabled (spec 01 §5). */
   mode?: AuthMode
@@ -97,57 +62,10 @@ export interface LoginWithPasskeyReturnType {
   isNewUser: boolean
 }
 
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The operation was aborted.', 'AbortError')
-
-function checkAborted(signal: AbortSignal | undefined) {
-  if (signal?.aborted) throw abortReason(signal)
-}
-
-/** Runs one browser ceremony: aborting dismisses its prompt; its failures go through toPasskeyError. */
-async function runCeremony<T>(
-  ceremonies: PasskeyCeremonies,
-  signal: AbortSignal | undefined,
-  ceremony: () => Promise<T>,
-): Promise<T> {
-  checkAborted(signal)
-  const onAbort = () => ceremonies.cancel()
-  signal?.addEventListener('abort', onAbort, { once: true })
-  try {
-    return await ceremony()
-  } catch (error) {
-    checkAborted(signal)
-    throw toPasskeyError(error)
-  } finally {
-    signal?.removeEventListener('abort', onAbort)
-  }
-}
-
 /** The captcha token, when the app has a captcha (docs/captcha.md), as the init body's `token`. */
 async function captchaBody(client: LatchkeyClient): Promise<{ token?: string }> {
   const token = await client.captchaToken()
   return token === undefined ? {} : { token }
-}
-
-// `@simplewebauthn/browser`'s response JSON, copied into the protocol's (loose) wire types:
-// its interfaces carry no index signature, plain object copies do.
-const attestationWire = (
-  json: RegistrationResponseJSON,
-): PasskeyRegisterRequest['authenticator_response'] => ({
-  ...json,
-  response: { ...json.response },
-  clientExtensionResults: { ...json.clientExtensionResults },
-})
-const assertionWire = (
-  json: AuthenticationResponseJSON,
-): PasskeyAuthenticateRequest['authenticator_response'] => ({
-  ...json,
-  response: { ...json.response },
-  clientExtensionResults: { ...json.clientExtensionResults },
-})
-
-function requireSupport(ceremonies: PasskeyCeremonies) {
-  if (!ceremonies.isSupported()) throw new LatchkeyError('WEBAUTHN_UNSUPPORTED')
 }
 
 /**

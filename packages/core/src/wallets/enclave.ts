@@ -3,6 +3,7 @@ import type { EnclaveEvent } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { createEnclaveBridge, type EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
+import { withMfa } from '../mfa/with-mfa.ts'
 import { ENCLAVE_KEY_WAIT_MS } from '../session-key.ts'
 
 const bridges = new WeakMap<LatchkeyClient, EnclaveBridge>()
@@ -51,15 +52,31 @@ export function bindSessionsToEnclave(client: LatchkeyClient): () => void {
   return () => client.setSessionKeyProvider(null)
 }
 
-/** Sends an enclave request with the user's fresh access token. */
-export async function enclaveRequest<T>(
+interface EnclaveCallOptions {
+  initTimeoutMs?: number
+  notAuthenticated?: 'NOT_AUTHENTICATED' | 'WALLET_NOT_AUTHENTICATED'
+}
+
+/**
+ * Sends an enclave request with the user's fresh access token. When the
+ * server wants MFA first (MFA_REQUIRED), the user verifies through the
+ * client's prompter and the request goes again (`withMfa`, docs/mfa.md).
+ */
+export function enclaveRequest<T>(
   client: LatchkeyClient,
   event: EnclaveEvent,
   data: Record<string, unknown>,
-  options: {
-    initTimeoutMs?: number
-    notAuthenticated?: 'NOT_AUTHENTICATED' | 'WALLET_NOT_AUTHENTICATED'
-  } = {},
+  options: EnclaveCallOptions = {},
+): Promise<T> {
+  return withMfa(client, () => enclaveCall<T>(client, event, data, options))
+}
+
+/** One enclave request with the user's fresh access token, as is (no MFA retry). */
+export async function enclaveCall<T>(
+  client: LatchkeyClient,
+  event: EnclaveEvent,
+  data: Record<string, unknown>,
+  options: EnclaveCallOptions = {},
 ): Promise<T> {
   const accessToken = await client.session.getAccessToken()
   if (!accessToken) throw new LatchkeyError(options.notAuthenticated ?? 'NOT_AUTHENTICATED')

@@ -216,7 +216,9 @@ export function startExportPage(deps: ExportPageDeps): ExportPage {
     let authShare: Uint8Array | undefined
     let secret: WalletSecret | undefined
     try {
-      authShare = base64urlToBytes(await api.authShare(init.access_token, init.entropy_id))
+      authShare = base64urlToBytes(
+        (await api.authShare(init.access_token, init.entropy_id)).auth_share,
+      )
       secret = await reconstructAndVerify(record.deviceShare, authShare, init.entropy_id)
       return exportedKeysOf(secret, init.chain_type, init.wallet_index ?? 0)
     } finally {

@@ -2,15 +2,29 @@ import { Header } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import {
   type AddEmbeddedWalletRequest,
+  type AuthShareResponse,
   authShareResponseSchema,
   type CloudOAuthResult,
   type CreateEmbeddedWalletsRequest,
+  type MfaEnrollResponse,
+  type MfaUnenrollRequest,
+  type MfaVerification,
+  type MfaVerifyRequest,
+  mfaEnrollResponseSchema,
+  mfaVerificationSchema,
+  type PasskeyMfaEnrollRequest,
+  type PasskeyMfaInitResponse,
+  passkeyMfaInitResponseSchema,
   type RecoveryMaterial,
   type RecoveryOAuthAuthenticateResponse,
   recoveryMaterialResponseSchema,
   recoveryOAuthAuthenticateResponseSchema,
   type SetRecoveryRequest,
+  type SmsMfaEnrollRequest,
+  type SmsMfaInitRequest,
   successSchema,
+  type TotpEnrollmentInitResponse,
+  totpEnrollmentInitResponseSchema,
   type UserWire,
   userSchema,
   usersMeResponseSchema,
@@ -25,7 +39,8 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
 export interface ServerApi {
   create(token: string, body: CreateEmbeddedWalletsRequest): Promise<UserWire>
   add(token: string, body: AddEmbeddedWalletRequest): Promise<UserWire>
-  authShare(token: string, entropyId: string): Promise<string>
+  /** The auth share, and until when this session's MFA window lets the page keep the key. */
+  authShare(token: string, entropyId: string): Promise<AuthShareResponse>
   recovery(token: string, entropyId: string): Promise<RecoveryMaterial>
   setRecovery(token: string, body: SetRecoveryRequest): Promise<UserWire>
   me(token: string): Promise<UserWire>
@@ -39,6 +54,18 @@ export interface ServerApi {
     token: string,
     body: CloudOAuthResult,
   ): Promise<RecoveryOAuthAuthenticateResponse>
+  /** MFA (docs/mfa.md): every one of these is an enclave route. */
+  mfaTotpInit(token: string): Promise<TotpEnrollmentInitResponse>
+  mfaTotpEnroll(token: string, code: string): Promise<MfaEnrollResponse>
+  /** Sends an SMS code: to a phone being enrolled, or (`verify`) to the enrolled one. */
+  mfaSmsInit(token: string, body: SmsMfaInitRequest): Promise<void>
+  mfaSmsEnroll(token: string, body: SmsMfaEnrollRequest): Promise<MfaEnrollResponse>
+  mfaPasskeyInit(token: string): Promise<PasskeyMfaInitResponse>
+  mfaPasskeyEnroll(token: string, body: PasskeyMfaEnrollRequest): Promise<MfaEnrollResponse>
+  mfaVerify(token: string, body: MfaVerifyRequest): Promise<MfaVerification>
+  mfaUnenroll(token: string, body: MfaUnenrollRequest): Promise<UserWire>
+  /** Ends this session's verification window on the server. */
+  mfaClear(token: string): Promise<void>
 }
 
 export interface ServerApiOptions {
@@ -130,16 +157,14 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
   return {
     create: (token, body) => call('POST', routes.embeddedWalletsCreate, token, body, userSchema),
     add: (token, body) => call('POST', routes.embeddedWalletsAdd, token, body, userSchema),
-    async authShare(token, entropyId) {
-      const answer = await call(
+    authShare: (token, entropyId) =>
+      call(
         'POST',
         routes.embeddedWalletsAuthShare,
         token,
         { entropy_id: entropyId },
         authShareResponseSchema,
-      )
-      return answer.auth_share
-    },
+      ),
     async recovery(token, entropyId) {
       const answer = await call(
         'POST',
@@ -167,5 +192,23 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
         body,
         recoveryOAuthAuthenticateResponseSchema,
       ),
+    mfaTotpInit: (token) =>
+      call('POST', routes.mfaTotpInit, token, {}, totpEnrollmentInitResponseSchema),
+    mfaTotpEnroll: (token, code) =>
+      call('POST', routes.mfaTotpEnroll, token, { code }, mfaEnrollResponseSchema),
+    async mfaSmsInit(token, body) {
+      await call('POST', routes.mfaSmsInit, token, body, successSchema)
+    },
+    mfaSmsEnroll: (token, body) =>
+      call('POST', routes.mfaSmsEnroll, token, body, mfaEnrollResponseSchema),
+    mfaPasskeyInit: (token) =>
+      call('POST', routes.mfaPasskeyInit, token, {}, passkeyMfaInitResponseSchema),
+    mfaPasskeyEnroll: (token, body) =>
+      call('POST', routes.mfaPasskeyEnroll, token, body, mfaEnrollResponseSchema),
+    mfaVerify: (token, body) => call('POST', routes.mfaVerify, token, body, mfaVerificationSchema),
+    mfaUnenroll: (token, body) => call('POST', routes.mfaUnenroll, token, body, userSchema),
+    async mfaClear(token) {
+      await call('POST', routes.mfaClear, token, {}, successSchema)
+    },
   }
 }

@@ -58,7 +58,9 @@ export interface Channel {
  * origins (`===`; a look-alike or prefix is ignored), and passes the
  * protocol schema. Requests run one at a time; each answer goes to the
  * request's exact origin as `{ id, event: event + ':result', data }` or
- * `{ id, event: event + ':error', error: { code, message } }`. Readiness is
+ * `{ id, event: event + ':error', error: { code, message, details?,
+ * retry_after? } }` (a server refusal's `details` and `retry_after`, e.g.
+ * MFA_REQUIRED's `details.mfa_methods`: errors.ts). Readiness is
  * announced once the device key is loaded, with its thumbprint (which the
  * host's next login binds the session to): `{ event: ENCLAVE_READY_EVENT,
  * data: { key_thumbprint } }`, null when the key could not be loaded.

@@ -21,6 +21,7 @@ import {
   REDIRECT_URI,
 } from '../cloud/fakes.test-helper.ts'
 import type { FetchLike } from './api.ts'
+import { createFakeMfa } from './fake-mfa.test-helper.ts'
 import { ENCLAVE_ORIGIN, type VerifiedProof, verifyProof } from './proof.test-helper.ts'
 
 interface StoredSecret {
@@ -58,11 +59,17 @@ export interface FakeServerCall {
  * `recovery/oauth/authenticate` as the real server does: single-use state,
  * the Google code exchanged at the fake Google's token endpoint (PKCE), the
  * iCloud web auth token passed through with the app's container.
+ *
+ * A bearer is `user-<name>` (the user, one session) or a JWT-shaped
+ * `sessionToken(owner, sid)` (fake-mfa.test-helper.ts). MFA (`mfa`) is the
+ * real server's: a user with a factor gets MFA_REQUIRED from the auth share
+ * without a window for that session, and `warm_until` with one.
  */
 export function createFakeServer(options: {
   appId: string
   cloud?: FakeCloudProviders
   requireProof?: boolean
+  now?: () => number
 }) {
   const secrets = new Map<string, StoredSecret>()
   const wallets = new Map<string, UserWire['linked_accounts']>()
@@ -71,6 +78,8 @@ export function createFakeServer(options: {
   const spentJtis = new Set<string>()
   /** Users deleted by `usersDelete`: their tokens are refused from then on. */
   const deleted = new Set<string>()
+  const now = options.now ?? (() => Date.now())
+  const mfa = createFakeMfa({ now })
 
   const key = (id: string) => id.toLowerCase()
   const json = (status: number, body: unknown) =>
@@ -79,7 +88,7 @@ export function createFakeServer(options: {
     id: owner,
     created_at: 1,
     linked_accounts: wallets.get(owner) ?? [],
-    mfa_methods: [],
+    mfa_methods: mfa.methodsOf(owner),
     has_accepted_terms: false,
     is_guest: false,
   })
@@ -108,6 +117,16 @@ export function createFakeServer(options: {
     wallets.set(owner, list)
   }
   const invalid = { code: 'INVALID_PAYLOAD', message: 'The request payload is invalid' }
+  /** The user and session of a bearer: `user-x` (its own session), or a JWT's `sub` and `sid`. */
+  const bearerOf = (token: string): { owner: string | null; session: string } => {
+    if (/^user-\w+$/.test(token)) return { owner: token, session: token }
+    try {
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString())
+      if (/^user-\w+$/.test(claims.sub) && typeof claims.sid === 'string')
+        return { owner: claims.sub, session: claims.sid }
+    } catch {}
+    return { owner: null, session: '' }
+  }
   /** State codes handed out by `consent`, single use, as the server's init would record them. */
   const states = new Map<string, { provider: CloudRecoveryProvider; owner: string }>()
 
@@ -198,7 +217,8 @@ export function createFakeServer(options: {
     }
     if (headers['latchkey-app-id'] !== options.appId)
       return json(404, { code: 'APP_NOT_FOUND', message: 'x' })
-    const owner = headers.authorization?.match(/^Bearer (user-\w+)$/)?.[1]
+    const token = headers.authorization?.match(/^Bearer (\S+)$/)?.[1] ?? ''
+    const { owner, session } = bearerOf(token)
     const unauthorized = json(401, { code: 'UNAUTHORIZED', message: 'Unable to authorize user' })
     if (!owner) return unauthorized
     if (headers.dpop !== undefined || options.requireProof !== false) {
@@ -206,7 +226,7 @@ export function createFakeServer(options: {
         const proof = await verifyProof(headers.dpop, {
           method,
           url: `${ENCLAVE_ORIGIN}${path}`,
-          accessToken: owner,
+          accessToken: token,
         })
         if (spentJtis.has(`${proof.jkt}.${proof.jti}`)) throw new Error('jti replayed')
         spentJtis.add(`${proof.jkt}.${proof.jti}`)
@@ -220,6 +240,8 @@ export function createFakeServer(options: {
       const s = secrets.get(key(id))
       return s && s.owner === owner ? s : null
     }
+    const mfaAnswer = mfa.handle(path, owner, session, body, userOf)
+    if (mfaAnswer) return mfaAnswer
     switch (path) {
       case routes.usersMe:
         return json(200, { user: userOf(owner), identity_token: null })
@@ -249,9 +271,15 @@ export function createFakeServer(options: {
       case routes.embeddedWalletsAuthShare: {
         const parsed = entropyRequestSchema.safeParse(body)
         if (!parsed.success) return json(400, invalid)
+        const refused = mfa.required(owner, session)
+        if (refused) return refused
         const s = owned(parsed.data.entropy_id)
         if (!s) return json(404, { code: 'WALLET_NOT_FOUND', message: 'x' })
-        return json(200, { entropy_id: parsed.data.entropy_id, auth_share: s.authShare })
+        return json(200, {
+          entropy_id: parsed.data.entropy_id,
+          auth_share: s.authShare,
+          warm_until: mfa.warmUntil(owner, session),
+        })
       }
       case routes.embeddedWalletsRecovery: {
         const parsed = entropyRequestSchema.safeParse(body)
@@ -294,6 +322,7 @@ export function createFakeServer(options: {
     secrets,
     calls,
     consent,
+    mfa,
     failNext(path: string, failure: { status: number; body: unknown } | 'network') {
       failures.set(path, failure)
     },

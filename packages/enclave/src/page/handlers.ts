@@ -11,7 +11,6 @@ import type {
 import type { z } from 'zod'
 import { sameEntropyId } from '../address.ts'
 import { type CloudKeyStore, createCloudKeyStore } from '../cloud/index.ts'
-import { deriveEthereumAccount, deriveSolanaAccount, entropyIdOf } from '../derive.ts'
 import { base64urlToBytes, bytesToBase64url } from '../encoding.ts'
 import { isEnclaveError } from '../errors.ts'
 import {
@@ -27,14 +26,17 @@ import {
   type WalletSecret,
   wipeSecret,
 } from '../secret.ts'
-import { reconstructAndVerify, splitSecret } from '../shares.ts'
+import { splitSecret } from '../shares.ts'
 import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'
+import { createMfaHandlers } from './mfa.ts'
 import { createRecoverHandler } from './recover.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
 import type { DeviceShareStore } from './store.ts'
+import { rebuildWalletKeys, WalletKeys } from './wallet-keys.ts'
+import { createWarmKeys, dropWarmKeysAround, type WarmKeys } from './warm-keys.ts'
 
 type Payload<E extends EnclaveEvent> = z.output<(typeof enclaveRequestSchemas)[E]>
 
@@ -52,7 +54,17 @@ export interface HandlerDeps {
   logger?: Pick<Console, 'warn'>
   /** The Google Drive / iCloud client for an exchanged consent (default: the real ones, global fetch). */
   cloudKeyStore?: (access: RecoveryOAuthAuthenticateResponse) => CloudKeyStore
+  /** Rebuilt keys kept within the session's MFA window (default: watching `document`'s visibility). */
+  warmKeys?: WarmKeys
 }
+
+/** Events after which no warm key may remain (docs/mfa.md "Warm keys"): dropped before they run. */
+const DROPS_WARM_KEYS: ReadonlySet<EnclaveEvent> = new Set<EnclaveEvent>([
+  'latchkey:clear',
+  'latchkey:mfa:clear',
+  'latchkey:mfa:unenroll',
+  'latchkey:account:delete',
+])
 
 export type Handlers = { [E in EnclaveEvent]: (data: Payload<E>) => Promise<unknown> }
 
@@ -60,18 +72,6 @@ export interface ConnectAnswer {
   entropy_id: string
   status: 'ready' | 'needs-recovery'
   recovery_method: RecoveryMethod
-}
-
-/** The address of wallet `index` on `chain`; the key material is wiped before returning. */
-function addressOf(secret: WalletSecret, chain: ChainType, index: number): string {
-  if (chain === 'ethereum') {
-    const account = deriveEthereumAccount(secret, index)
-    account.privateKey.fill(0)
-    return account.address
-  }
-  const account = deriveSolanaAccount(secret, index)
-  account.seed.fill(0)
-  return account.address
 }
 
 /**
@@ -110,8 +110,10 @@ async function sealForRecovery(
 /**
  * The enclave's request handlers (ARCHITECTURE "Embedded wallet keys"). The
  * secret exists in memory only inside one handler call and is wiped in a
- * `finally`; the device share is written only after the server confirmed it
- * stored the auth and recovery shares. Cloud methods (google-drive, icloud)
+ * `finally` — unless the server said this session's MFA window is open
+ * (`warm_until`): then it stays a warm key until the window ends
+ * (warm-keys.ts, docs/mfa.md "Warm keys"). The device share is written only
+ * after the server confirmed it stored the auth and recovery shares. Cloud methods (google-drive, icloud)
  * exchange the host's consent result at the server and keep the provider
  * token here (cloud-recovery.ts); their failures answer CLOUD_BACKUP_FAILED /
  * CLOUD_RECOVERY_FAILED.
@@ -119,6 +121,7 @@ async function sealForRecovery(
 export function createHandlers(deps: HandlerDeps): Handlers {
   const { appId, api, store } = deps
   const now = deps.now ?? Date.now
+  const warm = deps.warmKeys ?? createWarmKeys({ document: globalThis.document ?? null })
   const cloud: CloudRecoveryDeps = {
     appId,
     api,
@@ -132,25 +135,36 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return record
   }
 
-  /** Rebuilds the secret from the stored device share and the server's auth share, runs `use`, wipes. */
+  /**
+   * Runs `use` with the wallet's keys: this session's warm key when there is
+   * one, else rebuilt from the stored device share and the server's auth
+   * share — kept warm until `warm_until` when the server gives one, wiped
+   * otherwise. A warm key skips the store: its share was here when it was
+   * kept, and whatever removes a share on this device (logout, account
+   * deletion, in any tab) ends the warm keys first (warm-keys.ts).
+   */
   async function withSecret<T>(
     token: string,
     entropyId: string,
-    use: (
-      secret: WalletSecret,
-      recoveryMethod: RecoveryMethod,
-      deviceShare: Uint8Array,
-    ) => Promise<T>,
+    use: (keys: WalletKeys) => Promise<T>,
   ): Promise<T> {
+    const kept = warm.get(token, entropyId)
+    if (kept) return use(kept)
     const record = await deviceShareOf(entropyId)
-    const authShare = base64urlToBytes(await api.authShare(token, entropyId))
-    let secret: WalletSecret | undefined
+    let keys: WalletKeys | undefined
+    let owned = true
     try {
-      secret = await reconstructAndVerify(record.deviceShare, authShare, entropyId)
-      return await use(secret, record.recoveryMethod, record.deviceShare)
+      const answer = await api.authShare(token, entropyId)
+      const authShare = base64urlToBytes(answer.auth_share)
+      try {
+        keys = await rebuildWalletKeys(record.deviceShare, authShare, entropyId)
+      } finally {
+        authShare.fill(0)
+      }
+      owned = !warm.keep(token, entropyId, keys, answer.warm_until)
+      return await use(keys)
     } finally {
-      authShare.fill(0)
-      if (secret) wipeSecret(secret)
+      if (owned) keys?.wipe()
       record.deviceShare.fill(0)
     }
   }
@@ -158,12 +172,14 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   /** Stores the shares of a new secret on the server, then the device share here. */
   async function storeNewSecret(
     token: string,
+    keys: WalletKeys,
     secret: WalletSecret,
     entropyType: 'hd' | 'private-key',
-    wallets: { chain_type: ChainType; address: string; wallet_index: number | null }[],
+    chains: { chain_type: ChainType; wallet_index: number | null }[],
     choice: RecoveryChoice,
   ): Promise<{ user: UserWire }> {
-    const entropyId = entropyIdOf(secret)
+    const entropyId = keys.entropyId()
+    const wallets = chains.map((w) => ({ ...w, address: keys.address(w.chain_type, 0) }))
     const { deviceShare, authShare } = await splitSecret(secret)
     try {
       const recovery = await sealForRecovery(cloud, token, deviceShare, choice, entropyId)
@@ -196,21 +212,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     }
   }
 
-  return {
+  const handlers: Handlers = {
     ...createAccountHandlers(deps),
+    ...createMfaHandlers({ api }),
     async 'latchkey:wallets:create'(data) {
-      const chains = (['ethereum', 'solana'] as const).filter((c) => data.chain_types.includes(c))
+      const chains = (['ethereum', 'solana'] as const)
+        .filter((c) => data.chain_types.includes(c))
+        .map((chain) => ({ chain_type: chain, wallet_index: 0 }))
       const secret = generateHdSecret()
+      let keys: WalletKeys | undefined
       try {
-        const wallets = chains.map((chain) => ({
-          chain_type: chain,
-          address: addressOf(secret, chain, 0),
-          wallet_index: 0,
-        }))
+        keys = await WalletKeys.of(secret)
+        const own = keys
         return await naming(CREATION, () =>
-          storeNewSecret(data.access_token, secret, 'hd', wallets, data.recovery),
+          storeNewSecret(data.access_token, own, secret, 'hd', chains, data.recovery),
         )
       } finally {
+        keys?.wipe()
         wipeSecret(secret)
       }
     },
@@ -226,25 +244,20 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         if (isEnclaveError(error)) throw new PageError('INVALID_PAYLOAD', 'Not a valid private key')
         throw error
       }
+      const keys = await WalletKeys.of(secret)
       try {
-        const wallets = [
-          {
-            chain_type: data.chain_type,
-            address: addressOf(secret, data.chain_type, 0),
-            wallet_index: null,
-          },
-        ]
-        return await storeNewSecret(data.access_token, secret, 'private-key', wallets, {
+        const chains = [{ chain_type: data.chain_type, wallet_index: null }]
+        return await storeNewSecret(data.access_token, keys, secret, 'private-key', chains, {
           method: 'latchkey',
         })
       } finally {
-        wipeSecret(secret)
+        keys.wipe()
       }
     },
 
     async 'latchkey:wallets:add'(data) {
-      return withSecret(data.access_token, data.entropy_id, async (secret) => {
-        const address = addressOf(secret, data.chain_type, data.wallet_index)
+      return withSecret(data.access_token, data.entropy_id, async (keys) => {
+        const address = keys.address(data.chain_type, data.wallet_index)
         const user = await api.add(data.access_token, {
           entropy_id: data.entropy_id,
           chain_type: data.chain_type,
@@ -285,16 +298,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     'latchkey:wallets:recover': createRecoverHandler({ appId, api, store, now, cloud }),
 
     async 'latchkey:wallets:set-recovery'(data) {
-      const user = await withSecret(data.access_token, data.entropy_id, async (_s, _m, share) => {
-        const recovery = await sealForRecovery(
-          cloud,
-          data.access_token,
-          share,
-          data.recovery,
-          data.entropy_id,
-        )
-        return api.setRecovery(data.access_token, { entropy_id: data.entropy_id, recovery })
-      })
+      const own = await deviceShareOf(data.entropy_id)
+      let user: UserWire
+      try {
+        // The wallet's keys prove this device share and the server's auth share rebuild it.
+        user = await withSecret(data.access_token, data.entropy_id, async () => {
+          const recovery = await sealForRecovery(
+            cloud,
+            data.access_token,
+            own.deviceShare,
+            data.recovery,
+            data.entropy_id,
+          )
+          return api.setRecovery(data.access_token, { entropy_id: data.entropy_id, recovery })
+        })
+      } finally {
+        own.deviceShare.fill(0)
+      }
       const record = await store.get(appId, data.entropy_id)
       if (record) {
         await store.put({ ...record, recoveryMethod: data.recovery.method, updatedAt: now() })
@@ -310,17 +330,17 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         throw new PageError('UNSUPPORTED_METHOD')
       if (data.chain_type === 'solana' && request.method !== 'signMessage')
         throw new PageError('UNSUPPORTED_METHOD')
-      return withSecret(data.access_token, data.entropy_id, async (secret) => {
+      return withSecret(data.access_token, data.entropy_id, async (keys) => {
         if (request.method === 'signMessage') {
           const message = base64urlToBytes(request.params.message)
-          const account = deriveSolanaAccount(secret, index)
+          const account = keys.solana(index)
           try {
             return { result: bytesToBase64url(signSolanaMessage(message, account.seed)) }
           } finally {
             account.seed.fill(0)
           }
         }
-        const account = deriveEthereumAccount(secret, index)
+        const account = keys.ethereum(index)
         try {
           const address = request.method === 'personal_sign' ? request.params[1] : request.params[0]
           if (!sameEntropyId(address, account.address))
@@ -341,4 +361,5 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return {}
     },
   }
+  return dropWarmKeysAround(handlers, warm, DROPS_WARM_KEYS)
 }

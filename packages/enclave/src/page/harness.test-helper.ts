@@ -6,6 +6,7 @@ import { MemoryDeviceKeyStore } from './device-key-store.ts'
 import { createHandlers } from './handlers.ts'
 import { ENCLAVE_ORIGIN } from './proof.test-helper.ts'
 import { MemoryDeviceShareStore } from './store.ts'
+import type { WarmKeys } from './warm-keys.ts'
 
 export const APP_ID = 'abcdefghijklmnopqrstuvwxy'
 export const HOST = 'https://app.example.com'
@@ -16,7 +17,7 @@ export interface Posted {
     id?: string
     event: string
     data?: unknown
-    error?: { code: string; message: string }
+    error?: { code: string; message: string; details?: unknown; retry_after?: number }
   }
   targetOrigin: string
 }
@@ -35,6 +36,8 @@ export function createHarness(options: {
   keyStore?: MemoryDeviceKeyStore
   /** `fetch` for the Google Drive / iCloud clients (tests pass Node's). */
   cloudFetch?: FetchLike
+  /** The page's warm keys (default: the handlers' own, watching happy-dom's document). */
+  warmKeys?: WarmKeys
 }) {
   const posted: Posted[] = []
   const waiters = new Map<string, (p: Posted) => void>()
@@ -72,6 +75,7 @@ export function createHarness(options: {
       origin: ENCLAVE_ORIGIN,
     }),
     store,
+    ...(options.warmKeys ? { warmKeys: options.warmKeys } : {}),
     ...(options.cloudFetch
       ? { cloudKeyStore: (access) => createCloudKeyStore(access, { fetch: options.cloudFetch }) }
       : {}),

@@ -6,6 +6,7 @@ import { loadPageDeviceKey } from './device-key.ts'
 import { IndexedDbDeviceKeyStore } from './device-key-store.ts'
 import { createHandlers } from './handlers.ts'
 import { IndexedDbDeviceShareStore } from './store.ts'
+import { createWarmKeys } from './warm-keys.ts'
 
 /**
  * The enclave page's entry (built into dist/enclave.js). Reads the config the
@@ -23,6 +24,14 @@ function main() {
     api: createServerApi({ appId: config.appId, proof: key.signProof }),
     store: new IndexedDbDeviceShareStore(globalThis.indexedDB),
     logger: console,
+    warmKeys: createWarmKeys({
+      document,
+      // This app's enclave pages in other tabs: a logout or MFA clear here ends their keys too.
+      broadcast:
+        typeof BroadcastChannel === 'function'
+          ? new BroadcastChannel(`latchkey-warm-keys:${config.appId}`)
+          : null,
+    }),
   })
   startChannel({ window, config, handlers, keyThumbprint: key.thumbprint })
 }

@@ -106,7 +106,7 @@ export function createRecoverHandler(deps: RecoverDeps) {
       )
     }
     const authShare = base64urlToBytes(
-      await keyData(token, entropyId, () => api.authShare(token, entropyId)),
+      (await keyData(token, entropyId, () => api.authShare(token, entropyId))).auth_share,
     )
     try {
       // Never store a share that does not rebuild this exact wallet.

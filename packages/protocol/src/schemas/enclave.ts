@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import { ErrorCode } from '../errors.ts'
 import { cloudOAuthResultSchema } from './cloud-recovery.ts'
+import { codeSchema } from './common.ts'
+import {
+  mfaUnenrollRequestSchema,
+  mfaVerifyRequestSchema,
+  passkeyMfaEnrollRequestSchema,
+} from './mfa.ts'
+import { phoneNumberSchema } from './sms.ts'
 import { base64urlSchema, chainTypeSchema, walletAddressSchema } from './wallet.ts'
 
 /**
@@ -90,14 +97,57 @@ export const enclaveRequestSchemas = {
   'latchkey:account:delete': z.object({ access_token: accessToken }),
   /** Forgets the device shares held for this app (logout). */
   'latchkey:clear': z.object({}),
+  /**
+   * MFA (docs/mfa.md; spec 02 §7 "Wallet proxy": mfa verify, init-enrollment,
+   * submit-enrollment, unenroll, clear). The enclave calls the MFA routes,
+   * which answer only to it. `init-verify` sends the SMS code to the enrolled
+   * phone, or answers a passkey's assertion options (`{ relying_party, options }`).
+   */
+  'latchkey:mfa:init-verify': z.object({
+    access_token: accessToken,
+    method: z.enum(['sms', 'passkey']),
+  }),
+  /** Answers the verification (`{ method, verified_at, expires_at }`). */
+  'latchkey:mfa:verify': z.object({ access_token: accessToken, request: mfaVerifyRequestSchema }),
+  /** TOTP answers `{ secret, auth_url }`; SMS sends a code to `phone_number` and answers `{}`. */
+  'latchkey:mfa:init-enrollment': z.object({
+    access_token: accessToken,
+    request: z.discriminatedUnion('method', [
+      z.object({ method: z.literal('totp') }),
+      z.object({ method: z.literal('sms'), phone_number: phoneNumberSchema }),
+    ]),
+  }),
+  /** Answers `{ user, verification }` (verification null for passkeys). */
+  'latchkey:mfa:submit-enrollment': z.object({
+    access_token: accessToken,
+    request: z.discriminatedUnion('method', [
+      z.object({ method: z.literal('totp'), code: codeSchema }),
+      z.object({ method: z.literal('sms'), phone_number: phoneNumberSchema, code: codeSchema }),
+      passkeyMfaEnrollRequestSchema.extend({ method: z.literal('passkey') }),
+    ]),
+  }),
+  /** Answers `{ user }`. */
+  'latchkey:mfa:unenroll': z.object({
+    access_token: accessToken,
+    request: mfaUnenrollRequestSchema,
+  }),
+  /** Ends this session's verification (server and the enclave's warm keys); answers `{}`. */
+  'latchkey:mfa:clear': z.object({ access_token: accessToken }),
 } as const
 
 export type EnclaveEvent = keyof typeof enclaveRequestSchemas
 export type EnclaveRequest<E extends EnclaveEvent> = z.input<(typeof enclaveRequestSchemas)[E]>
 
+/**
+ * An enclave `:error` answer. A server refusal keeps the server's `details`
+ * (e.g. MFA_REQUIRED's `{ mfa_methods }`) and `retry_after` (seconds, e.g.
+ * MFA_MAX_ATTEMPTS), as in the server's error body.
+ */
 export const enclaveErrorSchema = z.object({
   code: z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]),
   message: z.string(),
+  details: z.unknown().optional(),
+  retry_after: z.number().int().nonnegative().optional(),
 })
 export type EnclaveErrorBody = z.infer<typeof enclaveErrorSchema>
 

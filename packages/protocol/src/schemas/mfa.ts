@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { codeSchema, mfaMethodSchema } from './common.ts'
+import { authenticationResponseJsonSchema, passkeyInitResponseSchema } from './passkey.ts'
+import { phoneNumberSchema } from './sms.ts'
 import { userSchema } from './user.ts'
 
 /** Unix seconds. */
@@ -21,11 +23,46 @@ export const totpEnrollRequestSchema = z.object({ code: codeSchema })
 export type TotpEnrollRequest = z.input<typeof totpEnrollRequestSchema>
 
 /**
- * `POST /api/v1/mfa/verify`: one member per method (SMS and passkey add
- * theirs when they are built).
+ * `POST /api/v1/mfa/sms/init` (spec 02 §7 "SMS init"): sends a six-digit
+ * code by SMS, either to a new phone being enrolled or, with `verify`, to
+ * the phone the user enrolled. Answers `{ success: true }`.
  */
+export const smsMfaInitRequestSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('enroll'), phone_number: phoneNumberSchema }),
+  z.object({ action: z.literal('verify') }),
+])
+export type SmsMfaInitRequest = z.input<typeof smsMfaInitRequestSchema>
+
+/** Confirms an SMS setup with the code sent to `phone_number`. */
+export const smsMfaEnrollRequestSchema = z.object({
+  phone_number: phoneNumberSchema,
+  code: codeSchema,
+})
+export type SmsMfaEnrollRequest = z.input<typeof smsMfaEnrollRequestSchema>
+
+/**
+ * `POST /api/v1/mfa/passkey/init` (spec 02 §7 "passkey init (response
+ * options)"): assertion options limited to the user's MFA passkeys, for
+ * `navigator.credentials.get()` in the host page.
+ */
+export const passkeyMfaInitResponseSchema = passkeyInitResponseSchema
+export type PasskeyMfaInitResponse = z.infer<typeof passkeyMfaInitResponseSchema>
+
+/** Enables linked passkeys as MFA (spec 02 "Enable passkeys": `credentialIds`). */
+export const passkeyMfaEnrollRequestSchema = z.object({
+  credential_ids: z.array(z.string().min(1).max(1024)).min(1).max(10),
+})
+export type PasskeyMfaEnrollRequest = z.input<typeof passkeyMfaEnrollRequestSchema>
+
+/** `POST /api/v1/mfa/verify`: one member per method. */
 export const mfaVerifyRequestSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('totp'), code: codeSchema }),
+  z.object({ method: z.literal('sms'), code: codeSchema }),
+  z.object({
+    method: z.literal('passkey'),
+    relying_party: z.string().min(1).max(253),
+    authenticator_response: authenticationResponseJsonSchema,
+  }),
 ])
 export type MfaVerifyRequest = z.input<typeof mfaVerifyRequestSchema>
 
@@ -37,14 +74,31 @@ export const mfaVerificationSchema = z.object({
 })
 export type MfaVerification = z.infer<typeof mfaVerificationSchema>
 
-/** A confirmed setup enables the method and counts as a verification of this session. */
+/**
+ * A confirmed setup enables the method. A code setup (TOTP, SMS) proved the
+ * factor on this device, so it counts as a verification of this session; a
+ * passkey setup (which proves nothing by itself) answers `verification: null`.
+ */
 export const mfaEnrollResponseSchema = z.object({
   user: userSchema,
-  verification: mfaVerificationSchema,
+  verification: mfaVerificationSchema.nullable(),
 })
 export type MfaEnrollResponse = z.infer<typeof mfaEnrollResponseSchema>
 
-export const mfaUnenrollRequestSchema = z.object({ method: mfaMethodSchema })
+/**
+ * Removes a method. For `passkey`, `credential_id` removes one passkey from
+ * MFA (without it: all of them), and `remove_for_login` also unlinks it as
+ * a login method (`passkeys.shouldUnlinkOnUnenrollMfa`).
+ */
+export const mfaUnenrollRequestSchema = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('totp') }),
+  z.object({ method: z.literal('sms') }),
+  z.object({
+    method: z.literal('passkey'),
+    credential_id: z.string().min(1).max(1024).optional(),
+    remove_for_login: z.boolean().optional(),
+  }),
+])
 export type MfaUnenrollRequest = z.input<typeof mfaUnenrollRequestSchema>
 
 /**

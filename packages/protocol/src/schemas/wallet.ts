@@ -96,10 +96,16 @@ export type AddEmbeddedWalletRequest = z.input<typeof addEmbeddedWalletRequestSc
 export const entropyRequestSchema = z.object({ entropy_id: walletAddressSchema })
 export type EntropyRequest = z.input<typeof entropyRequestSchema>
 
-/** The auth share, released only to a valid session of the owner (security bar 41). */
+/**
+ * The auth share, released only to a valid session of the owner (security bar 41).
+ * `warm_until` (Unix milliseconds): the end of this session's MFA window when
+ * the user has an enabled factor and the window is open, else null; the
+ * enclave may keep the rebuilt key until then (docs/mfa.md "Warm keys").
+ */
 export const authShareResponseSchema = z.object({
   entropy_id: z.string(),
   auth_share: base64urlSchema,
+  warm_until: z.number().int().nullable(),
 })
 export type AuthShareResponse = z.infer<typeof authShareResponseSchema>
 

@@ -1,4 +1,4 @@
-import { LatchkeyError, WalletAnalyticsEvent } from '@latchkey/core'
+import { ensureMfaVerified, LatchkeyError, WalletAnalyticsEvent } from '@latchkey/core'
 import { CONNECT_WALLET_MIN_DISPLAY_FROM_EXPORT_MS } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import { useCallback } from 'react'
@@ -37,6 +37,8 @@ export function useExportWallet(): { exportWallet(options?: ExportWalletOptions)
       const accessToken = await instance.client.session.getAccessToken()
       if (!accessToken) throw new LatchkeyError('EXPORT_NOT_AUTHENTICATED')
       const { client } = instance
+      // The export page reads the auth share itself: with MFA, verify first (docs/mfa.md).
+      await ensureMfaVerified(client)
       let exported = false
       const url = `${client.apiUrl.replace(/\/+$/, '')}${routes.enclavePage(client.appId)}/export`
       await instance

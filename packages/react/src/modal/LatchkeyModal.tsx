@@ -1,3 +1,4 @@
+import { getMfaPrompter } from '@latchkey/core'
 import { MODAL_OPEN_DELAY_MS, MODAL_RESET_DELAY_MS } from '@latchkey/protocol/constants'
 import { useCallback, useEffect, useId, useInsertionEffect, useRef, useState } from 'react'
 import { useUiState } from '../context.ts'
@@ -7,6 +8,7 @@ import { CaptchaGate } from './captcha/CaptchaGate.tsx'
 import { ChromeContext } from './components/chrome.ts'
 import { Dialog } from './components/Dialog.tsx'
 import { LoginFlow } from './LoginFlow.tsx'
+import { MfaVerifyOverlay } from './MfaVerifyOverlay.tsx'
 import { injectStyles } from './styles.ts'
 import { themeProps } from './theme.ts'
 import { WalletScreen } from './WalletScreen.tsx'
@@ -19,7 +21,10 @@ import { WalletScreen } from './WalletScreen.tsx'
  */
 export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance }) {
   useInsertionEffect(() => injectStyles(), [])
-  const { open, attempt, loginOptions, walletRequest } = useUiState(instance)
+  const ui = useUiState(instance)
+  const { attempt, loginOptions, walletRequest, mfaOpen } = ui
+  // The MFA verification opens the dialog too, over whatever it shows (docs/mfa.md).
+  const open = ui.open || mfaOpen
   const config = useResolvedConfig(instance)
   const titleId = useId()
   const [mounted, setMounted] = useState(open)
@@ -44,7 +49,11 @@ export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance
     return () => clearTimeout(timer)
   }, [open, instance])
 
-  const close = useCallback(() => instance.closeModal(), [instance])
+  const close = useCallback(() => {
+    // Closing during MFA cancels the verification only: the screen under it stays.
+    if (instance.getUiState().mfaOpen) getMfaPrompter(instance.client).cancel()
+    else instance.closeModal()
+  }, [instance])
   const finish = useCallback(
     (result: LoginResult) => {
       instance.closeModal()
@@ -63,18 +72,29 @@ export default function LatchkeyModal({ instance }: { instance: LatchkeyInstance
       rootProps={themeProps(config)}
     >
       <ChromeContext.Provider value={{ titleId, onClose: close }}>
-        {walletRequest ? (
-          <WalletScreen key={attempt} instance={instance} request={walletRequest} onClose={close} />
-        ) : (
-          // Login starts may wait for the captcha: its screen shows over the flow (docs/captcha.md).
-          <CaptchaGate instance={instance} open={open}>
-            <LoginFlow
-              key={attempt}
-              instance={instance}
-              loginOptions={loginOptions}
-              onFinished={finish}
-            />
-          </CaptchaGate>
+        {mfaOpen && <MfaVerifyOverlay client={instance.client} />}
+        {/* The screen under the verification keeps its state; nothing is under it when MFA opened the dialog. */}
+        {(ui.open || !mfaOpen) && (
+          <div style={mfaOpen ? { display: 'none' } : { display: 'contents' }}>
+            {walletRequest ? (
+              <WalletScreen
+                key={attempt}
+                instance={instance}
+                request={walletRequest}
+                onClose={close}
+              />
+            ) : (
+              // Login starts may wait for the captcha: its screen shows over the flow (docs/captcha.md).
+              <CaptchaGate instance={instance} open={open}>
+                <LoginFlow
+                  key={attempt}
+                  instance={instance}
+                  loginOptions={loginOptions}
+                  onFinished={finish}
+                />
+              </CaptchaGate>
+            )}
+          </div>
         )}
       </ChromeContext.Provider>
     </Dialog>

@@ -13,6 +13,7 @@ import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
 
 // Rarely opened: its own chunk, so the modal's first load does not carry it.
 const DeleteAccountScreen = lazy(() => import('./screens/DeleteAccountScreen.tsx'))
+const MfaEnrollmentScreen = lazy(() => import('./MfaEnrollmentScreen.tsx'))
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -78,6 +79,18 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       return (
         <Suspense fallback={<LoadingScreen />}>
           <DeleteAccountScreen request={request} onDeleted={() => complete()} onClose={onClose} />
+        </Suspense>
+      )
+    case 'mfa-enrollment':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <MfaEnrollmentScreen
+            instance={instance}
+            onClose={() => {
+              complete()
+              onClose()
+            }}
+          />
         </Suspense>
       )
     case 'passkeys':

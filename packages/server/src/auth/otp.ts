@@ -6,8 +6,13 @@ import type { Services } from '../http/context.ts'
 import { newId, newNumericCode } from '../ids.ts'
 import { limitPerIp } from '../rate-limit/limit-per-ip.ts'
 
-/** Delivery channels of one-time codes; SMS and WhatsApp reuse this module. */
-export type OtpChannel = 'email' | 'sms' | 'whatsapp'
+/**
+ * Delivery channels of one-time codes; SMS and WhatsApp reuse this module.
+ * `sms-mfa`: the SMS MFA factor's codes (mfa/sms.ts), bound to their own
+ * channel so they never pass for login codes to the same phone, nor the
+ * other way round (security bar 4).
+ */
+export type OtpChannel = 'email' | 'sms' | 'whatsapp' | 'sms-mfa'
 
 export interface IssueOtpInput {
   appId: string
@@ -16,17 +21,25 @@ export interface IssueOtpInput {
   identifier: string
   /** Caller IP for the per-IP cap (undefined when unknown). */
   ip: string | undefined
+  /**
+   * Who (and what for) the code is issued to, beyond its address: MFA codes
+   * name the user and the purpose, so a code sent for one user's enrollment
+   * never verifies another user, or a verification. Bound into the hash
+   * only: the cooldown and the caps stay per address.
+   */
+  subject?: string
 }
 
 const codeHash = (
   services: Services,
-  appId: string,
-  channel: OtpChannel,
-  identifier: string,
+  input: { appId: string; channel: OtpChannel; identifier: string; subject?: string | undefined },
   code: string,
-) =>
+) => {
+  const { appId, channel, identifier, subject } = input
   // Bound to app, channel and identifier: a code issued for A never matches B (security bar 4).
-  services.secrets.mac('otp-codes', `${appId}|${channel}|${identifier}|${code}`)
+  const bound = subject === undefined ? identifier : `${identifier}|${subject}`
+  return services.secrets.mac('otp-codes', `${appId}|${channel}|${bound}|${code}`)
+}
 
 /**
  * Issues a one-time code (security bar 1, 2): CSPRNG, stored only as an
@@ -111,7 +124,7 @@ export async function issueOtp(
         app_id: appId,
         channel,
         identifier,
-        code_hash: codeHash(services, appId, channel, identifier, code),
+        code_hash: codeHash(services, input, code),
         expires_at: expiresAt,
         attempts: 0,
         consumed_at: null,
@@ -139,6 +152,8 @@ export interface VerifyOtpInput {
   code: string
   /** Caller IP for the per-IP cap (undefined when unknown). */
   ip: string | undefined
+  /** The subject the code was issued to ({@link IssueOtpInput.subject}). */
+  subject?: string
 }
 
 /**
@@ -198,7 +213,7 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
     throw new ApiError('INVALID_CODE')
   }
 
-  if (!safeEqual(row.code_hash, codeHash(services, appId, channel, identifier, input.code)))
+  if (!safeEqual(row.code_hash, codeHash(services, input, input.code)))
     throw new ApiError('INVALID_CODE')
 
   const consumed = await db

@@ -218,7 +218,11 @@ export interface PasskeyChallengesTable {
   /** base64url challenge as sent to the browser. */
   challenge: string
   app_id: string
-  purpose: 'register' | 'authenticate' | 'link'
+  /**
+   * `mfa`: an MFA verification (mfa/passkey.ts), bound to the user; its
+   * `origin` lists the app origins of the RP ID, space-separated.
+   */
+  purpose: 'register' | 'authenticate' | 'link' | 'mfa'
   user_id: string | null
   rp_id: string
   origin: string

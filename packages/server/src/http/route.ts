@@ -60,8 +60,12 @@ export interface RouteDefinition<
    * verified MFA in this very session within the last 15 minutes, else 403
    * MFA_REQUIRED before the body is read (mfa/verifications.ts, docs/mfa.md).
    * The key routes that release or replace key material, and factor changes.
+   * A function of the body guards only the requests it returns true for
+   * (`mfa/sms/init`: sending a code to a new phone starts an enrollment,
+   * sending one to the enrolled phone is how a verification starts); the
+   * check then runs once the body is validated, still before the handler.
    */
-  mfa?: boolean
+  mfa?: boolean | ((body: B extends z.ZodType ? z.output<B> : undefined) => boolean)
   /**
    * The handler creates a session (a login): a `latchkey-enclave-key` header
    * is checked before it runs, and the new session is bound to that key
@@ -185,7 +189,7 @@ export function registerRoutes(
       if (def.auth === 'user') auth = await authenticateRequest(services, bearerToken(c), app.id)
       if (def.auth === 'enclave')
         auth = await authenticateEnclaveRequest(c, services, bearerToken(c), app.id)
-      if (def.mfa) await requireFreshMfa(services, auth)
+      if (def.mfa === true) await requireFreshMfa(services, auth)
       // Malformed: 400 before any session is made.
       const enclaveKey = def.startsSession ? readEnclaveKeyHeader(c) : undefined
       let body: unknown
@@ -212,6 +216,8 @@ export function registerRoutes(
           )
         query = parsed.data
       }
+      if (typeof def.mfa === 'function' && def.mfa(body as never))
+        await requireFreshMfa(services, auth)
       const captchaToken = def.captcha && def.app !== false ? def.captcha(body as never) : false
       if (captchaToken !== false)
         await verifyCaptcha(
@@ -305,9 +311,11 @@ export function buildOpenApi(
         content: { 'application/json': { schema: toJsonSchema(def.body, 'input') } },
       }
     if (def.auth !== 'none') operation.security = [{ bearer: [] }]
-    if (def.mfa)
-      operation.description =
-        'When the user has MFA, needs a verification of this session younger than 15 minutes (403 MFA_REQUIRED otherwise).'
+    const fresh =
+      'a verification of this session younger than 15 minutes (403 MFA_REQUIRED otherwise).'
+    if (def.mfa === true) operation.description = `When the user has MFA, needs ${fresh}`
+    else if (def.mfa)
+      operation.description = `When the user has MFA, the requests the summary names need ${fresh}`
     paths[path] ??= {}
     ;(paths[path] as Record<string, unknown>)[def.method] = operation
   }

@@ -1,15 +1,19 @@
 import type { MfaMethod } from '@latchkey/protocol'
 import type { Kysely, Transaction } from 'kysely'
+import type { AppRecord } from '../apps/service.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 
 /*
- * A user's MFA factors (table mfa_factors, migration 013). A TOTP secret is
- * sealed at rest like the wallet shares (security bar 45): AES-256-GCM under
- * the master key's `totp-secrets` key, the row (app, user, factor id, method)
- * bound as associated data, so a secret copied to another row or user never
- * opens. Nothing here logs a secret.
+ * A user's MFA factors (table mfa_factors, migration 013). A factor's secret
+ * — the TOTP secret, the SMS factor's phone number — is sealed at rest like
+ * the wallet shares (security bar 45): AES-256-GCM under the master key's
+ * `totp-secrets` key (named for the first factor; every method's secret uses
+ * it), the row (app, user, factor id, method) bound as associated data, so a
+ * secret copied to another row, user or method never opens. A passkey factor
+ * has no secret: its passkeys are the user's passkey accounts flagged
+ * `enrolled_in_mfa` (mfa/passkey.ts). Nothing here logs a secret.
  */
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -19,6 +23,12 @@ export const MFA_METHOD_ORDER: readonly MfaMethod[] = ['totp', 'sms', 'passkey']
 
 export const byMethodOrder = (a: MfaMethod, b: MfaMethod): number =>
   MFA_METHOD_ORDER.indexOf(a) - MFA_METHOD_ORDER.indexOf(b)
+
+/** The app offers `method` (its `mfa_methods` setting), or 403 MFA_METHOD_NOT_ALLOWED. */
+export function assertMethodAllowed(app: AppRecord, method: MfaMethod): void {
+  if (!(app.settings.mfa_methods ?? []).includes(method))
+    throw new ApiError('MFA_METHOD_NOT_ALLOWED')
+}
 
 /** Which row a sealed secret belongs to. */
 export interface FactorRef {
@@ -72,4 +82,18 @@ export async function findEnabledFactor(db: Db, userId: string, method: MfaMetho
     .where('method', '=', method)
     .where('enabled', '=', 1)
     .executeTakeFirst()
+}
+
+/**
+ * The phone number (E.164) of the user's enabled SMS factor, unsealed; null
+ * when the user has none.
+ *
+ * @example
+ * if ((await enrolledSmsPhone(services, userId)) === '+14155552671') …
+ */
+export async function enrolledSmsPhone(services: Services, userId: string): Promise<string | null> {
+  const factor = await findEnabledFactor(services.db, userId, 'sms')
+  if (!factor || factor.secret === null) return null
+  const ref = { appId: factor.app_id, userId, factorId: factor.id, method: 'sms' as const }
+  return openFactorSecret(services, ref, factor.secret)
 }

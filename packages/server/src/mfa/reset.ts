@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
 import { countLiveSessions } from '../sessions/live.ts'
 import { byMethodOrder } from './factors.ts'
+import { clearPasskeysFromMfa } from './passkey.ts'
 
 /** What an MFA reset removes. */
 export interface MfaResetSummary {
@@ -42,8 +43,9 @@ export async function summarizeMfaReset(
 /**
  * The operator's reset for a user who lost their only factor (docs/mfa.md
  * "Losing a factor"), in one transaction: every MFA factor of the user
- * (pending setups included), every verification and the attempt window go,
- * and every session of the user is revoked, so the account is used without
+ * (pending setups included; passkeys leave MFA and stay linked), every
+ * verification and the attempt window go, and every session of the user is
+ * revoked, so the account is used without
  * MFA only after a fresh login. The operator must have checked who asks: the
  * reset takes away the wallet's second factor.
  *
@@ -56,6 +58,7 @@ export async function resetUserMfa(
   now: number,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
+    await clearPasskeysFromMfa(tx, userId)
     await tx.deleteFrom('mfa_factors').where('user_id', '=', userId).execute()
     await tx.deleteFrom('mfa_verifications').where('user_id', '=', userId).execute()
     await tx.deleteFrom('mfa_attempts').where('user_id', '=', userId).execute()

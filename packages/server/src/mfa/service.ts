@@ -1,8 +1,8 @@
 import {
   MFA_ENROLLMENT_TTL_MS,
   type MfaEnrollResponse,
-  type MfaMethod,
   type MfaStatusResponse,
+  type MfaUnenrollRequest,
   type MfaVerification,
   type MfaVerifyRequest,
   type TotpEnrollmentInitResponse,
@@ -15,24 +15,27 @@ import type { AuthContext, Services } from '../http/context.ts'
 import { newId } from '../ids.ts'
 import { getUserWire } from '../users/service.ts'
 import { claimMfaAttempt, clearMfaAttempts } from './attempts.ts'
-import { byMethodOrder, findEnabledFactor, openFactorSecret, sealFactorSecret } from './factors.ts'
+import {
+  assertMethodAllowed,
+  byMethodOrder,
+  findEnabledFactor,
+  openFactorSecret,
+  sealFactorSecret,
+} from './factors.ts'
+import { unenrollPasskeyMfa, verifyPasskeyMfa } from './passkey.ts'
+import { verifySmsCode } from './sms.ts'
 import { matchTotpStep, newTotpSecret, totpAuthUrl } from './totp.ts'
 import { recordMfaVerification, verifiedUntil } from './verifications.ts'
 
 /*
- * MFA enrollment, verification and removal (docs/mfa.md). The routes
+ * MFA enrollment, verification and removal (docs/mfa.md): the authenticator
+ * app here, SMS in sms.ts, passkeys in passkey.ts. The routes
  * (mfa/routes.ts) are enclave routes, and every one that changes factors
  * carries the MFA check, so a user who already has a factor proves it first
  * (spec 02 §4: "Choosing a method first requires MFA verification").
  */
 
 const seconds = (ms: number) => Math.floor(ms / 1000)
-
-/** The app offers `method` (its `mfa_methods` setting), or 403 MFA_METHOD_NOT_ALLOWED. */
-function assertMethodAllowed(app: AppRecord, method: MfaMethod): void {
-  if (!(app.settings.mfa_methods ?? []).includes(method))
-    throw new ApiError('MFA_METHOD_NOT_ALLOWED')
-}
 
 /** What an authenticator app names the account: the user's email, else phone, else user id. */
 async function accountLabel(services: Services, userId: string): Promise<string> {
@@ -129,19 +132,41 @@ export async function confirmTotpEnrollment(
 }
 
 /**
- * Verifies an MFA code for this session (security bar 7 for TOTP): the code
- * must be the factor's for a step within ±1 of the server's clock and later
- * than the last step accepted, which this call spends with a conditional
- * UPDATE — a code works once, also under a concurrent double submit, and a
- * code of an earlier step fails once a later one was used. Every code counts
- * against the user's MFA attempts first.
+ * Verifies MFA for this session with one of the user's methods: an
+ * authenticator-app code (below), an SMS code (sms.ts) or a passkey
+ * assertion (passkey.ts). Each counts against the user's MFA attempts first;
+ * a success opens (or renews) this session's window.
  */
-export async function verifyMfa(
+export function verifyMfa(
   services: Services,
+  app: AppRecord,
   auth: AuthContext,
   request: MfaVerifyRequest,
+  ip: string | undefined,
 ): Promise<MfaVerification> {
-  const factor = await findEnabledFactor(services.db, auth.userId, request.method)
+  switch (request.method) {
+    case 'totp':
+      return verifyTotpCode(services, auth, request.code)
+    case 'sms':
+      return verifySmsCode(services, app, auth, request.code, ip)
+    case 'passkey':
+      return verifyPasskeyMfa(services, app, auth, request)
+  }
+}
+
+/**
+ * An authenticator-app code (security bar 7): it must be the factor's for a
+ * step within ±1 of the server's clock and later than the last step
+ * accepted, which this call spends with a conditional UPDATE — a code works
+ * once, also under a concurrent double submit, and a code of an earlier step
+ * fails once a later one was used.
+ */
+async function verifyTotpCode(
+  services: Services,
+  auth: AuthContext,
+  code: string,
+): Promise<MfaVerification> {
+  const factor = await findEnabledFactor(services.db, auth.userId, 'totp')
   if (!factor || factor.secret === null) throw new ApiError('MFA_NOT_ENROLLED')
   await claimMfaAttempt(services, auth.userId)
   const now = services.now()
@@ -154,7 +179,7 @@ export async function verifyMfa(
   const lastUsedStep = factor.last_used_step === null ? null : Number(factor.last_used_step)
   const step = await matchTotpStep({
     secret: openFactorSecret(services, ref, factor.secret),
-    code: request.code,
+    code,
     nowMs: now,
     lastUsedStep,
   })
@@ -168,19 +193,23 @@ export async function verifyMfa(
   // The same step (or a later one) was spent by a concurrent request.
   if (affected(spent) !== 1) throw new ApiError('MFA_INVALID_CODE')
   await clearMfaAttempts(services, auth.userId)
-  return recordMfaVerification(services, auth, request.method)
+  return recordMfaVerification(services, auth, 'totp')
 }
 
 /**
  * Removes one of the user's MFA methods (a pending setup of it included);
- * 400 MFA_NOT_ENROLLED when there is none. The route's MFA check has already
- * demanded a fresh verification when the user has an enabled factor.
+ * 400 MFA_NOT_ENROLLED when there is none. Passkeys leave one by one or all
+ * together (passkey.ts). The route's MFA check has already demanded a fresh
+ * verification when the user has an enabled factor.
  */
 export async function unenrollMfa(
   services: Services,
+  app: AppRecord,
   auth: AuthContext,
-  method: MfaMethod,
+  request: MfaUnenrollRequest,
 ): Promise<UserWire> {
+  if (request.method === 'passkey') return unenrollPasskeyMfa(services, app, auth, request)
+  const { method } = request
   const deleted = await services.db
     .deleteFrom('mfa_factors')
     .where('user_id', '=', auth.userId)

@@ -67,3 +67,19 @@ export async function requireFreshMfa(services: Services, auth: AuthContext): Pr
   if ((await verifiedUntil(services, auth)) === null)
     throw new ApiError('MFA_REQUIRED', undefined, { mfa_methods: methods })
 }
+
+/**
+ * Ends this session's window (spec 02 §7 "clear MFA": the client forgets its
+ * verification, e.g. when the user locks the wallet or logs out): the next
+ * MFA-protected call needs a new verification. Other sessions keep theirs.
+ *
+ * @example
+ * await clearMfaVerification(services, auth) // POST /api/v1/mfa/clear
+ */
+export async function clearMfaVerification(services: Services, auth: AuthContext): Promise<void> {
+  await services.db
+    .deleteFrom('mfa_verifications')
+    .where('session_id', '=', auth.sessionId)
+    .where('user_id', '=', auth.userId)
+    .execute()
+}

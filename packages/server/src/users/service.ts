@@ -10,197 +10,28 @@ import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
 import { byMethodOrder } from '../mfa/factors.ts'
+import {
+  GUEST_ACCOUNT_TYPE,
+  type RecoveryMethods,
+  toLinkedAccountWire,
+  WALLET_ACCOUNT_TYPE,
+} from './accounts-wire.ts'
 import { assertSignUpAllowed } from './sign-up.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
 const seconds = (ms: number) => Math.floor(Number(ms) / 1000)
 
-/** Linked-account type of an embedded wallet (identifier = canonical address). */
-export const WALLET_ACCOUNT_TYPE = 'wallet'
-
-/** Linked-account type of an external Ethereum wallet (SIWE); identifier = lowercase address. */
-export const SIWE_ACCOUNT_TYPE = 'siwe'
-
-/** Linked-account type of an external Solana wallet (SIWS); identifier = base58 address. */
-export const SIWS_ACCOUNT_TYPE = 'siws'
-
-/** Linked-account type of a Farcaster account; identifier = the fid in decimal. */
-export const FARCASTER_ACCOUNT_TYPE = 'farcaster'
-
-/**
- * Linked-account type of a passkey (auth/passkey); identifier = the base64url
- * WebAuthn credential id, data = public key, counter and display names.
- */
-export const PASSKEY_ACCOUNT_TYPE = 'passkey'
-
-/** Linked-account type of a guest (identifier = SHA-256 of the guest credential). */
-export const GUEST_ACCOUNT_TYPE = 'guest'
-
-/** Recovery method by stored entropy id (wallet_secrets.entropy_id). */
-export type RecoveryMethods = ReadonlyMap<string, RecoveryMethod>
-
-/**
- * One stored linked account as it travels on the wire; null for a type this
- * server version has no wire shape for (rows written by a newer version), and
- * for a wallet whose secret row is missing (a wallet without its shares is
- * never shown).
- */
-export function toLinkedAccountWire(
-  row: Selectable<LinkedAccountsTable>,
-  recoveryMethods: RecoveryMethods = new Map(),
-): LinkedAccountWire | null {
-  const data = JSON.parse(row.data) as Record<string, unknown>
-  switch (row.type) {
-    case WALLET_ACCOUNT_TYPE: {
-      const secretId = typeof data.secret_id === 'string' ? data.secret_id : ''
-      const recovery = recoveryMethods.get(secretId)
-      if (!recovery || (data.chain_type !== 'ethereum' && data.chain_type !== 'solana')) return null
-      return {
-        type: 'wallet',
-        address: typeof data.address === 'string' ? data.address : row.identifier,
-        chain_type: data.chain_type,
-        wallet_index: typeof data.wallet_index === 'number' ? data.wallet_index : null,
-        wallet_client_type: 'latchkey',
-        connector_type: 'embedded',
-        imported: data.imported === true,
-        delegated: data.delegated === true,
-        recovery_method: recovery,
-        entropy_id: typeof data.entropy_id === 'string' ? data.entropy_id : secretId,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    case SIWE_ACCOUNT_TYPE:
-    case SIWS_ACCOUNT_TYPE: {
-      // External wallets (auth/siwe, auth/siws): identifier = canonical address.
-      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-      const connector = text('connector_type')
-      return {
-        type: 'wallet',
-        address: text('address') ?? row.identifier,
-        chain_type: row.type === SIWE_ACCOUNT_TYPE ? 'ethereum' : 'solana',
-        chain_id: text('chain_id'),
-        wallet_client_type: text('wallet_client_type') ?? 'unknown',
-        connector_type:
-          connector && (CONNECTOR_TYPES as readonly string[]).includes(connector)
-            ? (connector as ConnectorType)
-            : 'injected',
-        wallet_index: null,
-        imported: false,
-        delegated: false,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    case FARCASTER_ACCOUNT_TYPE: {
-      // auth/farcaster: identifier = the fid in decimal.
-      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-      return {
-        type: 'farcaster',
-        fid: Number(row.identifier),
-        owner_address: text('owner_address') ?? '',
-        username: text('username'),
-        display_name: text('display_name'),
-        bio: text('bio'),
-        profile_picture_url: text('pfp_url'),
-        signer_public_key: text('signer_public_key'),
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    case PASSKEY_ACCOUNT_TYPE: {
-      // auth/passkey: the public key and counter stay on the server.
-      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-      return {
-        type: 'passkey',
-        credential_id: row.identifier,
-        authenticator_name: text('authenticator_name'),
-        created_with_browser: text('created_with_browser'),
-        created_with_os: text('created_with_os'),
-        created_with_device: text('created_with_device'),
-        enrolled_in_mfa: data.enrolled_in_mfa === true,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    case 'email':
-      return {
-        type: 'email',
-        address: typeof data.address === 'string' ? data.address : row.identifier,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    case 'phone':
-      return {
-        type: 'phone',
-        number: typeof data.number === 'string' ? data.number : row.identifier,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    case 'telegram': {
-      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-      return {
-        type: 'telegram',
-        telegram_user_id: row.identifier,
-        first_name: text('first_name'),
-        last_name: text('last_name'),
-        username: text('username'),
-        photo_url: text('photo_url'),
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    case 'custom':
-      return {
-        type: 'custom',
-        custom_user_id: row.identifier,
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    case 'guest':
-      return {
-        type: 'guest',
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    case 'google':
-    case 'apple':
-    case 'discord':
-    case 'github':
-    case 'linkedin':
-    case 'spotify':
-    case 'instagram':
-    case 'twitter':
-    case 'tiktok':
-    case 'line': {
-      // OAuth login (auth/oauth): identifier = the provider's subject.
-      const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null)
-      return {
-        type: row.type,
-        subject: row.identifier,
-        email: text('email'),
-        name: text('name'),
-        username: text('username'),
-        profile_picture_url: text('picture'),
-        verified_at: seconds(row.latest_verified_at),
-        first_verified_at: seconds(row.first_verified_at),
-        latest_verified_at: seconds(row.latest_verified_at),
-      }
-    }
-    default:
-      return null
-  }
-}
+export {
+  FARCASTER_ACCOUNT_TYPE,
+  GUEST_ACCOUNT_TYPE,
+  PASSKEY_ACCOUNT_TYPE,
+  type RecoveryMethods,
+  SIWE_ACCOUNT_TYPE,
+  SIWS_ACCOUNT_TYPE,
+  toLinkedAccountWire,
+  WALLET_ACCOUNT_TYPE,
+} from './accounts-wire.ts'
 
 export async function linkedAccountsOf(
   db: Db,
@@ -368,6 +199,45 @@ export async function touchAccount(db: Db, accountId: string, now: number): Prom
 }
 
 /**
+ * Takes the user's row lock until the transaction ends: a no-op write, which
+ * PostgreSQL holds until commit and SQLite serialises with every writer.
+ * Changes that read the user's accounts and then write (a passkey link under
+ * the limit, MFA passkeys and their factor) take it first, so concurrent
+ * ones run one after the other.
+ */
+export async function lockUser(tx: Transaction<Database>, userId: string): Promise<void> {
+  await tx
+    .updateTable('users')
+    .set((eb) => ({ is_guest: eb.ref('is_guest') }))
+    .where('id', '=', userId)
+    .execute()
+}
+
+/**
+ * Removes the user's `type` account `identifier` inside the caller's
+ * transaction (see {@link unlinkAccount}): unknown → ACCOUNT_NOT_LINKED; the
+ * user must keep one login method → CANNOT_UNLINK_LAST_ACCOUNT.
+ */
+export async function removeAccount(
+  tx: Transaction<Database>,
+  appId: string,
+  userId: string,
+  type: string,
+  identifier: string,
+): Promise<void> {
+  const accounts = await linkedAccountsOf(tx, userId)
+  const target = accounts.find((a) => a.type === type && a.identifier === identifier)
+  if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
+  if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
+    throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
+  await tx
+    .deleteFrom('linked_accounts')
+    .where('id', '=', target.id)
+    .where('app_id', '=', appId)
+    .execute()
+}
+
+/**
  * Removes the user's `type` account `identifier` in one transaction: unknown
  * → ACCOUNT_NOT_LINKED; the user must keep one login method (embedded
  * wallets are not login methods, spec 01 §6) → CANNOT_UNLINK_LAST_ACCOUNT.
@@ -380,16 +250,7 @@ export async function unlinkAccount(
   identifier: string,
 ): Promise<UserWire> {
   return db.transaction().execute(async (tx) => {
-    const accounts = await linkedAccountsOf(tx, userId)
-    const target = accounts.find((a) => a.type === type && a.identifier === identifier)
-    if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-    if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
-      throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
-    await tx
-      .deleteFrom('linked_accounts')
-      .where('id', '=', target.id)
-      .where('app_id', '=', appId)
-      .execute()
+    await removeAccount(tx, appId, userId, type, identifier)
     return getUserWire(tx, userId)
   })
 }

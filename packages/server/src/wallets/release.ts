@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { type KeyReleaseOrigin, recordKeyRelease } from './key-releases.ts'
 import { findOwnSecret, refOf, type SecretRef, unseal } from './service.ts'
+import { warmUntil } from './warm-until.ts'
 
 // The two releases of key material: the auth share and the recovery material.
 
@@ -18,6 +19,9 @@ import { findOwnSecret, refOf, type SecretRef, unseal } from './service.ts'
  * Another user's entropy id answers exactly like an unknown one (404
  * WALLET_NOT_FOUND), so it probes nothing.
  * Each release is recorded (key-releases.ts) before the share is returned.
+ * The answer's `warm_until` says until when the enclave may keep the rebuilt
+ * key (warm-until.ts): signatures within that window fetch nothing, so they
+ * are not releases and are not recorded.
  */
 export async function releaseAuthShare(
   services: Services,
@@ -34,7 +38,11 @@ export async function releaseAuthShare(
     kind: 'auth_share',
     origin,
   })
-  return { entropy_id: entropyId, auth_share: authShare }
+  return {
+    entropy_id: entropyId,
+    auth_share: authShare,
+    warm_until: await warmUntil(services, auth),
+  }
 }
 
 /**

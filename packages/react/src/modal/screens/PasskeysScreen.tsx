@@ -6,6 +6,7 @@ import { CheckIcon, KeyIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { createdWith, dateFormat } from './mfa/passkey-info.ts'
 
 /** Spec 02 "Passkey management": this many passkeys show before 'View all'. */
 export const PASSKEYS_SHOWN = 2
@@ -18,14 +19,6 @@ export interface PasskeysScreenProps {
 
 const passkeysOf = (user: User) =>
   user.linkedAccounts.filter((account): account is PasskeyAccount => account.type === 'passkey')
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
-
-/** 'Chrome on macOS', 'Chrome', 'macOS', or null when the server could not tell. */
-function createdWith({ createdWithBrowser: browser, createdWithOs: os }: PasskeyAccount) {
-  if (browser && os) return `${browser} on ${os}`
-  return browser ?? os ?? null
-}
 
 type Busy = { kind: 'adding' } | { kind: 'unlinking'; credentialId: string } | null
 

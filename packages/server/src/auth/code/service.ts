@@ -33,13 +33,14 @@ export type AddressUse = 'new' | 'login' | 'existing'
  * cooldown and caps, the hashed single-use code with its attempt cap
  * (../otp.ts), then log in or sign up, link, unlink, update.
  *
- * A new channel is one more object of this type beside its routes. An
- * 'sms-mfa' channel, say: its own `otpChannel` (added to OtpChannel, so its
+ * A new channel is one more object of this type beside its routes. The SMS
+ * MFA factor is one (mfa/sms.ts): its own `otpChannel` ('sms-mfa', so its
  * codes never pass for login codes: security bar 4) and its own text in
- * `deliver`; its routes call `sendCode` and `checkCode` and leave the account
- * operations alone. A 'totp' factor has no code to deliver or store (the
- * authenticator app derives it from a sealed secret, RFC 6238): it shares
- * the client's code screens (core's flows/code-login.ts), not this module.
+ * `deliver`; it calls `sendCode` and `checkCode` with a `subject` (the user
+ * and the purpose) and leaves the account operations alone. A 'totp' factor
+ * has no code to deliver or store (the authenticator app derives it from a
+ * sealed secret, RFC 6238): it shares the client's code screens (core's
+ * flows/code-login.ts), not this module.
  *
  * @example
  * await sendCode(services, app, emailChannel, 'alice@example.com', ip)
@@ -54,6 +55,12 @@ export interface CodeChannel<Via extends OtpChannel = OtpChannel> {
   noneToUpdate: ErrorCode
   /** Refuses when the app switched this method off (spec 01 §8 "Not allowed"). */
   assertAllowed(app: AppRecord): void
+  /**
+   * Refuses an address the user may not add as a login method (link, the
+   * new address of an update): SMS refuses the user's SMS MFA phone
+   * (security bar 8). Checked before the code is.
+   */
+  assertLinkable?(services: Services, userId: string, identifier: string): Promise<void>
   /** The identifier (account key, code binding) of `address` for `use`; throws the channel's refusal. */
   identify(services: Services, app: AppRecord, address: string, use: AddressUse): string
   /** The account's `data` for an identifier. */
@@ -80,7 +87,8 @@ const accountOf = (channel: CodeChannel, identifier: string): AccountInput => ({
  * Sends a code to `address`. The same answer whether or not the address has
  * an account (and whatever disableSignup says): sign-up rules apply when the
  * code is used, not when it is sent (security bar 6). Returns the OTP channel
- * the code went by.
+ * the code went by. `subject` binds the code to more than its address
+ * (../otp.ts `IssueOtpInput.subject`); `checkCode` must name the same.
  */
 export async function sendCode<Via extends OtpChannel>(
   services: Services,
@@ -88,11 +96,18 @@ export async function sendCode<Via extends OtpChannel>(
   channel: CodeChannel<Via>,
   address: string,
   ip: string | undefined,
+  subject?: string,
 ): Promise<Via> {
   channel.assertAllowed(app)
   const identifier = channel.identify(services, app, address, 'new')
   const via = channel.otpChannel(app)
-  const { code } = await issueOtp(services, { appId: app.id, channel: via, identifier, ip })
+  const { code } = await issueOtp(services, {
+    appId: app.id,
+    channel: via,
+    identifier,
+    ip,
+    ...(subject === undefined ? {} : { subject }),
+  })
   try {
     await channel.deliver(services, app, { to: identifier, code, via })
   } catch (error) {
@@ -104,20 +119,21 @@ export async function sendCode<Via extends OtpChannel>(
 }
 
 /** Checks and consumes the code sent to `identifier` (../otp.ts `verifyOtp`: caps, single use). */
-export function checkCode(
+export function checkCode<Via extends OtpChannel>(
   services: Services,
   app: AppRecord,
-  channel: CodeChannel,
-  input: { identifier: string; code: string },
+  channel: CodeChannel<Via>,
+  input: { identifier: string; code: string; subject?: string },
   ip: string | undefined,
 ): Promise<void> {
-  const { identifier, code } = input
+  const { identifier, code, subject } = input
   return verifyOtp(services, {
     appId: app.id,
     channel: channel.otpChannel(app),
     identifier,
     code,
     ip,
+    ...(subject === undefined ? {} : { subject }),
   })
 }
 
@@ -169,6 +185,7 @@ export async function linkCodeAccount(
 ): Promise<UserWire> {
   channel.assertAllowed(app)
   const identifier = channel.identify(services, app, input.address, 'new')
+  await channel.assertLinkable?.(services, userId, identifier)
   await checkCode(services, app, channel, { identifier, code: input.code }, ip)
   const accounts = await linkedAccountsOf(services.db, userId)
   const owner = await findAccount(services.db, app.id, channel.accountType, identifier)
@@ -229,6 +246,8 @@ export async function updateCodeAccount(
     (a) => a.type === channel.accountType && a.identifier === oldIdentifier,
   )
   if (!current) throw new ApiError('ACCOUNT_NOT_LINKED')
+  if (newIdentifier !== oldIdentifier)
+    await channel.assertLinkable?.(services, userId, newIdentifier)
   await checkCode(services, app, channel, { identifier: newIdentifier, code: input.code }, ip)
   if (newIdentifier === oldIdentifier) return getUserWire(services.db, userId)
   const owner = await findAccount(services.db, app.id, channel.accountType, newIdentifier)

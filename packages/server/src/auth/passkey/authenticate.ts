@@ -60,13 +60,14 @@ export async function initPasskeyAuthenticate(
 }
 
 /**
- * Stores a verified assertion's signCount and backup state. A non-increasing
- * non-zero signCount (WebAuthn §7.2 step 22, security bar 25) is refused and
- * flagged on the account (`counter_regression_at`) with a warning. Written
- * with a compare-and-set on the data, so concurrent assertions can not move
- * the counter backwards.
+ * Stores a verified assertion's signCount and backup state, and the
+ * account's `latest_verified_at` (login, and MFA verification: mfa/passkey.ts).
+ * A non-increasing non-zero signCount (WebAuthn §7.2 step 22, security bar
+ * 25) is refused and flagged on the account (`counter_regression_at`) with a
+ * warning. Written with a compare-and-set on the data, so concurrent
+ * assertions can not move the counter backwards.
  */
-async function recordAssertion(
+export async function recordAssertion(
   services: Services,
   app: AppRecord,
   first: Selectable<LinkedAccountsTable>,
@@ -94,7 +95,7 @@ async function recordAssertion(
       if (!regression) return
       services.logger.warn(
         `passkey signCount did not increase (stored ${data.counter}, received ${assertion.newCounter}); ` +
-          `possible cloned authenticator; login refused (app ${app.id}, account ${row.id})`,
+          `possible cloned authenticator; assertion refused (app ${app.id}, account ${row.id})`,
       )
       throw passkeyFailed('counter_regression')
     }

@@ -57,7 +57,7 @@ export interface ChallengeBinding {
   purpose: PasskeyPurpose
   rpId: string
   origin: string
-  /** The signed-in user (link only). */
+  /** The signed-in user (link, mfa). */
   userId?: string | null
   /** The WebAuthn user handle the creation options carried (register, link). */
   webauthnUserId?: string | null
@@ -95,7 +95,7 @@ export async function issueChallenge(
 
 /**
  * The unspent, unexpired challenge this app issued for `purpose` (and, for
- * link, to `userId`); PASSKEY_VERIFICATION_FAILED (`challenge_unknown`,
+ * link and mfa, to `userId`); PASSKEY_VERIFICATION_FAILED (`challenge_unknown`,
  * `challenge_used`, `challenge_expired`) otherwise. A challenge of another
  * app, purpose or user is unknown.
  */

@@ -3,13 +3,15 @@ import type { AppRecord } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
+import { disablePasskeyFactorIfEmpty } from '../../mfa/passkey.ts'
 import {
   findAccount,
   getUserWire,
   insertAccount,
   linkedAccountsOf,
+  lockUser,
   PASSKEY_ACCOUNT_TYPE,
-  unlinkAccount,
+  removeAccount,
 } from '../../users/service.ts'
 import { assertEnabled, ceremonyOf, dataOf, type PasskeyCaller } from './ceremony.ts'
 import { issueChallenge, limitPasskeyInit } from './challenges.ts'
@@ -76,12 +78,7 @@ export async function linkPasskey(
   const account = newAccount(credential, row, caller.userAgent)
   try {
     await services.db.transaction().execute(async (tx) => {
-      // A no-op write: Postgres locks the row until commit; SQLite serialises writers.
-      await tx
-        .updateTable('users')
-        .set((eb) => ({ is_guest: eb.ref('is_guest') }))
-        .where('id', '=', userId)
-        .execute()
+      await lockUser(tx, userId)
       const accounts = await linkedAccountsOf(tx, userId)
       if (accounts.filter((a) => a.type === PASSKEY_ACCOUNT_TYPE).length >= MAX_PASSKEYS_PER_USER)
         throw new ApiError('PASSKEY_LINK_LIMIT')
@@ -95,19 +92,36 @@ export async function linkPasskey(
 }
 
 /**
- * Removes one of the signed-in user's passkeys. A passkey enrolled in MFA
- * is refused (PASSKEY_ENROLLED_IN_MFA: remove it as MFA first); the user
- * must keep one login method (CANNOT_UNLINK_LAST_ACCOUNT). Allowed while the
- * login method is switched off, so users can still clean up.
+ * Removes one of the signed-in user's passkeys; the user must keep one login
+ * method (CANNOT_UNLINK_LAST_ACCOUNT). Allowed while the login method is
+ * switched off, so users can still clean up. A passkey enrolled in MFA is
+ * refused (PASSKEY_ENROLLED_IN_MFA: spec 02 'Cannot unlink a passkey enrolled
+ * in MFA') unless `remove_as_mfa`: then it leaves MFA and the account in one
+ * transaction (the passkey factor with it when it was the last), after
+ * `proveFactorChange` — the route's demand that a factor change come from
+ * the enclave with a fresh verification (docs/mfa.md).
  */
 export async function unlinkPasskey(
   services: Services,
   app: AppRecord,
   userId: string,
-  input: Pick<PasskeyUnlinkRequest, 'credential_id'>,
+  input: Pick<PasskeyUnlinkRequest, 'credential_id' | 'remove_as_mfa'>,
+  proveFactorChange: () => Promise<void>,
 ): Promise<UserWire> {
-  const account = await findAccount(services.db, app.id, PASSKEY_ACCOUNT_TYPE, input.credential_id)
-  if (account && account.user_id === userId && dataOf(account).enrolled_in_mfa === true)
-    throw new ApiError('PASSKEY_ENROLLED_IN_MFA')
-  return unlinkAccount(services.db, app.id, userId, PASSKEY_ACCOUNT_TYPE, input.credential_id)
+  const inMfa = (account: Awaited<ReturnType<typeof findAccount>>) =>
+    account !== undefined && account.user_id === userId && dataOf(account).enrolled_in_mfa === true
+  const before = await findAccount(services.db, app.id, PASSKEY_ACCOUNT_TYPE, input.credential_id)
+  if (inMfa(before)) {
+    if (input.remove_as_mfa !== true) throw new ApiError('PASSKEY_ENROLLED_IN_MFA')
+    await proveFactorChange()
+  }
+  return services.db.transaction().execute(async (tx) => {
+    await lockUser(tx, userId)
+    const account = await findAccount(tx, app.id, PASSKEY_ACCOUNT_TYPE, input.credential_id)
+    // Enrolled since the check above: its removal from MFA was not proven.
+    if (inMfa(account) && !inMfa(before)) throw new ApiError('PASSKEY_ENROLLED_IN_MFA')
+    await removeAccount(tx, app.id, userId, PASSKEY_ACCOUNT_TYPE, input.credential_id)
+    if (inMfa(account)) await disablePasskeyFactorIfEmpty(tx, userId)
+    return getUserWire(tx, userId)
+  })
 }

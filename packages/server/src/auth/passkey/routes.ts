@@ -2,7 +2,9 @@ import { authResponseSchema, routes, userSchema } from '@latchkey/protocol'
 import type { Context } from 'hono'
 import { clientIp } from '../../http/client-ip.ts'
 import type { HonoEnv, Services } from '../../http/context.ts'
-import { defineRoute } from '../../http/route.ts'
+import { authenticateEnclaveRequest } from '../../http/enclave-auth.ts'
+import { bearerToken, defineRoute } from '../../http/route.ts'
+import { requireFreshMfa } from '../../mfa/verifications.ts'
 import {
   passkeyAuthenticateRequestSchema,
   passkeyInitRequestSchema,
@@ -108,12 +110,19 @@ export const passkeyLinkRoute = defineRoute({
 export const passkeyUnlinkRoute = defineRoute({
   method: 'post',
   path: routes.passkeyUnlink,
-  summary: 'Remove a passkey from the signed-in user',
+  summary:
+    'Remove a passkey from the signed-in user (one enrolled in MFA: with `remove_as_mfa`, from the enclave, with a fresh MFA verification)',
   tags: ['passkey'],
   auth: 'user',
   body: passkeyUnlinkRequestSchema,
   response: userSchema,
-  handler: ({ services, app, auth, body }) => unlinkPasskey(services, app, auth.userId, body),
+  handler: ({ c, services, app, auth, body }) =>
+    unlinkPasskey(services, app, auth.userId, body, async () => {
+      // Taking a passkey out of MFA is a factor change: only the enclave
+      // (its origin, its device key's proof), with a fresh verification.
+      const enclave = await authenticateEnclaveRequest(c, services, bearerToken(c), app.id)
+      await requireFreshMfa(services, enclave)
+    }),
 })
 
 export const passkeyRoutes = [

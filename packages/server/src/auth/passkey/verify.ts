@@ -20,7 +20,8 @@ import { PASSKEY_ALGORITHMS } from './schema.ts'
 /** What a ceremony must match: the stored challenge's values. */
 export interface CeremonyExpectation {
   challenge: string
-  origin: string
+  /** The page origin, or (MFA: mfa/passkey.ts) the app origins of the RP ID, any of which may answer. */
+  origin: string | string[]
   rpId: string
 }
 

@@ -1,6 +1,7 @@
 import { type SmsChannel, SmsDeliveryError } from '../../adapters/sms/types.ts'
 import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import { ApiError } from '../../errors.ts'
+import { enrolledSmsPhone } from '../../mfa/factors.ts'
 import type { CodeChannel } from '../code/service.ts'
 import { assertRegionAllowed, parsePhone, phoneKey } from './phone.ts'
 import { PHONE_ACCOUNT_TYPE } from './schema.ts'
@@ -47,6 +48,14 @@ export const smsChannel: CodeChannel<SmsChannel> = {
   noun: 'phone number',
   noneToUpdate: 'NO_PHONE_TO_UPDATE',
   assertAllowed: assertSmsAllowed,
+  // Security bar 8: the SMS MFA phone is not also an SMS login (mfa/sms.ts refuses the reverse).
+  async assertLinkable(services, userId, identifier) {
+    if ((await enrolledSmsPhone(services, userId)) === identifier)
+      throw new ApiError(
+        'MFA_SMS_PHONE_IS_LOGIN',
+        'This phone number is your SMS verification number; it cannot also be a login method.',
+      )
+  },
   identify(services, _app, phoneNumber, use) {
     if (use === 'existing') return phoneKey(phoneNumber)
     const phone = parsePhone(phoneNumber)
