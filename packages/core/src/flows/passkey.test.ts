@@ -169,8 +169,9 @@ describe('linkPasskey / unlinkPasskey', () => {
       url: 'http://api.test/api/v1/passkeys/unlink',
       body: { credential_id: 'cred-1' },
     })
+    // Not enrolled in MFA: removeAsMfa has nothing to remove, the unlink is plain.
     await unlinkPasskey(client, { credentialId: 'cred-1', removeAsMfa: true })
-    expect(calls[5]?.body).toEqual({ credential_id: 'cred-1', remove_as_mfa: true })
+    expect(calls[5]?.body).toEqual({ credential_id: 'cred-1' })
   })
 
   it('needs a logged-in user', async () => {

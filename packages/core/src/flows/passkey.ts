@@ -15,9 +15,10 @@ import type {
 } from '@simplewebauthn/browser'
 import type { LatchkeyClient } from '../client.ts'
 import { type LatchkeyError, toLatchkeyError } from '../errors.ts'
+import { unenrollMfa } from '../mfa/mfa.ts'
 import { toPasskeyError } from '../passkey-errors.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
-import { toUser, type User } from '../user.ts'
+import { type PasskeyAccount, toUser, type User } from '../user.ts'
 import { loginRequest } from './login-request.ts'
 import {
   assertionWire,
@@ -184,7 +185,9 @@ export interface UnlinkPasskeyParameters {
 /**
  * Unlinks one passkey from the logged-in user. Refused with 'Cannot unlink a
  * passkey enrolled in MFA' unless `removeAsMfa`, and when it is the user's
- * last login method.
+ * last login method. With `removeAsMfa`, a passkey enrolled in MFA leaves
+ * MFA and the account in one step through the enclave (`unenrollMfa` with
+ * `removeForLogin`): a factor change, so it asks for a fresh verification.
  *
  * @example
  * const user = await unlinkPasskey(client, { credentialId: passkey.credentialId })
@@ -193,10 +196,16 @@ export async function unlinkPasskey(
   client: LatchkeyClient,
   { credentialId, removeAsMfa }: UnlinkPasskeyParameters,
 ): Promise<User> {
-  const body: PasskeyUnlinkRequest = {
-    credential_id: credentialId,
-    ...(removeAsMfa === undefined ? {} : { remove_as_mfa: removeAsMfa }),
+  if (removeAsMfa) {
+    const account = client.session
+      .getState()
+      .user?.linkedAccounts.find(
+        (a): a is PasskeyAccount => a.type === 'passkey' && a.credentialId === credentialId,
+      )
+    if (account?.enrolledInMfa)
+      return unenrollMfa(client, { method: 'passkey', credentialId, removeForLogin: true })
   }
+  const body: PasskeyUnlinkRequest = { credential_id: credentialId }
   const user = toUser(await client.authedRequest<UserWire>(routes.passkeyUnlink, body))
   client.session.setUser(user)
   return user

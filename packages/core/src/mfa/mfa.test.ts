@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { LatchkeyClient } from '../client.ts'
 import type { EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
-import type { PasskeyCeremonies } from '../flows/passkey.ts'
+import { type PasskeyCeremonies, unlinkPasskey } from '../flows/passkey.ts'
 import type { User } from '../user.ts'
 import { attachEnclave } from '../wallets/enclave.ts'
 import {
@@ -141,6 +141,27 @@ describe('MFA calls go through the enclave', () => {
     })
     await expect(removed).resolves.toMatchObject({ mfaMethods: [] })
     withdraw()
+  })
+
+  it('unlinks an MFA passkey through the enclave: out of MFA and the account in one step', async () => {
+    const { client, sent } = setup({
+      'latchkey:mfa:unenroll': () => ({ user: userWire([]) }),
+    })
+    client.session.setUser({
+      id: 'user-1',
+      mfaMethods: ['passkey'],
+      linkedAccounts: [{ type: 'passkey', credentialId: 'cred', enrolledInMfa: true }],
+    } as unknown as User)
+    await unlinkPasskey(client, { credentialId: 'cred', removeAsMfa: true })
+    expect(sent).toEqual([
+      {
+        event: 'latchkey:mfa:unenroll',
+        data: {
+          access_token: 'token-1',
+          request: { method: 'passkey', credential_id: 'cred', remove_for_login: true },
+        },
+      },
+    ])
   })
 
   it('challenges before an export page when the session has no open window', async () => {

@@ -8,7 +8,7 @@ import type {
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
-import { assertWithPasskey, type PasskeyOperationOptions } from '../flows/passkey.ts'
+import { assertWithPasskey, type PasskeyOperationOptions } from '../flows/passkey-ceremony.ts'
 import { type MfaMethod, toUser, type User } from '../user.ts'
 import { enclaveCall } from '../wallets/enclave.ts'
 import { MFA_METHOD_ORDER, withMfa } from './with-mfa.ts'
