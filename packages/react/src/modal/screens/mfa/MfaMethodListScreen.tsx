@@ -68,7 +68,7 @@ export function MfaMethodListScreen(props: MfaMethodListScreenProps) {
                   {busy === method ? (
                     <Spinner size="sm" label={`Setting up ${label}`} />
                   ) : (
-                    <span className="lk-chip" style={CHIP_STYLE}>
+                    <span className="lk-chip" style={enabled ? CHIP_STYLE : OFF_CHIP_STYLE}>
                       {enabled ? 'Enabled' : 'Disabled'}
                     </span>
                   )}
@@ -132,3 +132,9 @@ const LIST_STYLE = { listStyle: 'none', margin: 0, padding: 0 } as const
 const STATIC_STYLE = { cursor: 'default' } as const
 /** `.lk-option span` stretches; the status keeps its size. */
 const CHIP_STYLE = { flex: 'none' } as const
+/** 'Disabled' reads as a state, not a highlight: muted, where 'Enabled' takes the accent. */
+const OFF_CHIP_STYLE = {
+  flex: 'none',
+  color: 'var(--lk-fg-muted)',
+  background: 'var(--lk-bg-muted)',
+} as const
