@@ -32,7 +32,7 @@ import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'
 import { createMfaHandlers } from './mfa.ts'
-import { createRecoverHandler } from './recover.ts'
+import { type ConnectAnswer, createRecoverHandler } from './recover.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
 import type { DeviceShareStore } from './store.ts'
 import { rebuildWalletKeys, WalletKeys } from './wallet-keys.ts'
@@ -68,11 +68,7 @@ const DROPS_WARM_KEYS: ReadonlySet<EnclaveEvent> = new Set<EnclaveEvent>([
 
 export type Handlers = { [E in EnclaveEvent]: (data: Payload<E>) => Promise<unknown> }
 
-export interface ConnectAnswer {
-  entropy_id: string
-  status: 'ready' | 'needs-recovery'
-  recovery_method: RecoveryMethod
-}
+export type { ConnectAnswer } from './recover.ts'
 
 /**
  * Seals the device share as the recovery share under the chosen method. A

@@ -1,4 +1,4 @@
-import type { enclaveRequestSchemas } from '@latchkey/protocol/schemas'
+import type { enclaveRequestSchemas, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { z } from 'zod'
 import { sameEntropyId } from '../address.ts'
 import { base64urlToBytes } from '../encoding.ts'
@@ -9,8 +9,14 @@ import { reconstructAndVerify } from '../shares.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, openWithCloudKey } from './cloud-recovery.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'
-import type { ConnectAnswer } from './handlers.ts'
 import type { DeviceShareStore } from './store.ts'
+
+/** What `latchkey:wallets:connect` and `recover` answer: whether the wallet is usable here. */
+export interface ConnectAnswer {
+  entropy_id: string
+  status: 'ready' | 'needs-recovery'
+  recovery_method: RecoveryMethod
+}
 
 type RecoverRequest = z.output<(typeof enclaveRequestSchemas)['latchkey:wallets:recover']>
 

@@ -4,6 +4,7 @@ import type { AppRecord } from '../apps/service.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
+import { byMethodOrder } from './order.ts'
 
 /*
  * A user's MFA factors (table mfa_factors, migration 013). A factor's secret
@@ -18,11 +19,7 @@ import type { Services } from '../http/context.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
-/** The order methods are listed in (spec 02 "Method chooser": authenticator app, SMS, passkey). */
-export const MFA_METHOD_ORDER: readonly MfaMethod[] = ['totp', 'sms', 'passkey']
-
-export const byMethodOrder = (a: MfaMethod, b: MfaMethod): number =>
-  MFA_METHOD_ORDER.indexOf(a) - MFA_METHOD_ORDER.indexOf(b)
+export { byMethodOrder, MFA_METHOD_ORDER } from './order.ts'
 
 /** The app offers `method` (its `mfa_methods` setting), or 403 MFA_METHOD_NOT_ALLOWED. */
 export function assertMethodAllowed(app: AppRecord, method: MfaMethod): void {

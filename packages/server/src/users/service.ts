@@ -9,7 +9,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely'
 import type { Database, LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
-import { byMethodOrder } from '../mfa/factors.ts'
+import { byMethodOrder } from '../mfa/order.ts'
 import {
   GUEST_ACCOUNT_TYPE,
   type RecoveryMethods,
