@@ -1,4 +1,5 @@
 import { getMfaPrompter } from '@latchkey/core'
+import { resolveConfig } from './config.ts'
 import type { LatchkeyInstance } from './instance.ts'
 
 /**
@@ -12,7 +13,8 @@ export function answerMfaChallenges(instance: LatchkeyInstance): () => void {
   const prompter = getMfaPrompter(instance.client)
   const withdraw = prompter.handle()
   const sync = () => {
-    const prompts = instance.getUiState().hostConfig.mfa?.noPromptOnMfaRequired !== true
+    const { hostConfig, appConfig } = instance.getUiState()
+    const prompts = resolveConfig(hostConfig, appConfig).mfaPrompts
     instance.setMfaOpen(prompts && prompter.getChallenge() !== null)
   }
   const unsubscribe = prompter.subscribe(sync)

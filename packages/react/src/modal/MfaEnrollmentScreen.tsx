@@ -1,6 +1,7 @@
 import {
   initSmsEnrollment,
   initTotpEnrollment,
+  LatchkeyError,
   linkPasskey,
   type PasskeyAccount,
   submitMfaEnrollment,
@@ -56,7 +57,8 @@ export default function MfaEnrollmentScreen({ instance, onClose }: MfaEnrollment
         const added = passkeysOf((await linkPasskey(client)).linkedAccounts).find(
           (p) => !before.has(p.credentialId),
         )
-        if (!added) throw new Error('The new passkey is not on the account')
+        // The server answered a user without the passkey it just linked.
+        if (!added) throw new LatchkeyError('PASSKEY_UNKNOWN_ERROR')
         return added
       }}
       unenroll={(method, credentialId) =>
