@@ -14,14 +14,16 @@ const user = {
   linked_accounts: [],
 }
 
+type Hook = { current: ReturnType<typeof useMfaEnrollment> }
+function Probe({ hook }: { hook: Hook }) {
+  hook.current = useMfaEnrollment()
+  return null
+}
+
 function setup(hostConfig = {}) {
-  const hook = {} as { current: ReturnType<typeof useMfaEnrollment> }
-  function Probe() {
-    hook.current = useMfaEnrollment()
-    return null
-  }
+  const hook = {} as Hook
   const requests: unknown[] = []
-  const rendered = renderWithWallets(<Probe />, {
+  const rendered = renderWithWallets(<Probe hook={hook} />, {
     enclave: (event, data) => {
       if (event !== 'latchkey:mfa:unenroll') return undefined
       requests.push(data.request)
