@@ -1,7 +1,7 @@
 import { LatchkeyError, toLatchkeyError } from '@latchkey/core'
 import { errorMessages } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { ConnectWalletStep } from '../../wallet-requests.ts'
 import { ShieldIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
@@ -90,7 +90,9 @@ export function ConnectEmbeddedWalletScreen({
     return () => clearTimeout(timer)
   }, [step.minimumDisplayMs])
 
-  useEffect(() => {
+  // A layout effect: what closing means is set before the screen is painted,
+  // so a Close clicked at once already rejects with it.
+  useLayoutEffect(() => {
     if (status.status !== 'connected' || !shownLongEnough) {
       callbacks.current.onExitChange(exitOf(status))
       return
