@@ -170,6 +170,25 @@ export const ErrorCode = {
   /** Phantom (a two-chain wallet) picked for Ethereum while its Ethereum side is off (spec 01 §8). */
   WALLET_MULTICHAIN_DISABLED: 'WALLET_MULTICHAIN_DISABLED',
   INVALID_CHAINS: 'INVALID_CHAINS',
+  // Transactions (spec 03 §8 "Transactions"); hosts switch on these.
+  /** No embedded wallet at the address, or it is not connected yet (spec 03 §8). */
+  EMBEDDED_WALLET_NOT_FOUND: 'EMBEDDED_WALLET_NOT_FOUND',
+  /** No embedded or connected wallet at the address asked to sign. */
+  UNABLE_TO_SIGN: 'UNABLE_TO_SIGN',
+  UNKNOWN_CONNECT_WALLET_ERROR: 'UNKNOWN_CONNECT_WALLET_ERROR',
+  /** The wallet cannot pay the value plus the fee. */
+  INSUFFICIENT_BALANCE: 'INSUFFICIENT_BALANCE',
+  /** The chain node refused the transaction, or it failed on chain (Solana). */
+  TRANSACTION_FAILURE: 'TRANSACTION_FAILURE',
+  /** The receipt says reverted: 'Transaction failed'. */
+  TRANSACTION_REVERTED: 'TRANSACTION_REVERTED',
+  /** Gas estimation says the call would fail. */
+  TRANSACTION_PREPARE_FAILED: 'TRANSACTION_PREPARE_FAILED',
+  /** Preparing failed for a reason of ours (the node unreachable, a bad answer). */
+  TRANSACTION_PREPARE_ERROR: 'TRANSACTION_PREPARE_ERROR',
+  TRANSACTION_SIGN_FAILED: 'TRANSACTION_SIGN_FAILED',
+  INVALID_TRANSACTION_REQUEST: 'INVALID_TRANSACTION_REQUEST',
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

@@ -34,6 +34,7 @@ import { type FailureNames, naming, PageError } from './errors.ts'
 import { createMfaHandlers } from './mfa.ts'
 import { type ConnectAnswer, createRecoverHandler } from './recover.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
+import { signEthereumTransaction, signSolanaTransaction } from './sign-transaction.ts'
 import type { DeviceShareStore } from './store.ts'
 import { rebuildWalletKeys, WalletKeys } from './wallet-keys.ts'
 import { createWarmKeys, dropWarmKeysAround, type WarmKeys } from './warm-keys.ts'
@@ -322,29 +323,39 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     async 'latchkey:wallets:rpc'(data) {
       const index = data.wallet_index ?? 0
       const { request } = data
-      if (data.chain_type === 'ethereum' && request.method === 'signMessage')
-        throw new PageError('UNSUPPORTED_METHOD')
-      if (data.chain_type === 'solana' && request.method !== 'signMessage')
-        throw new PageError('UNSUPPORTED_METHOD')
+      const solanaMethod = request.method === 'signMessage' || request.method === 'signTransaction'
+      if ((data.chain_type === 'solana') !== solanaMethod) throw new PageError('UNSUPPORTED_METHOD')
       return withSecret(data.access_token, data.entropy_id, async (keys) => {
-        if (request.method === 'signMessage') {
-          const message = base64urlToBytes(request.params.message)
+        if (request.method === 'signMessage' || request.method === 'signTransaction') {
           const account = keys.solana(index)
           try {
-            return { result: bytesToBase64url(signSolanaMessage(message, account.seed)) }
+            if (request.method === 'signMessage') {
+              const message = base64urlToBytes(request.params.message)
+              return { result: bytesToBase64url(signSolanaMessage(message, account.seed)) }
+            }
+            const wire = base64urlToBytes(request.params.transaction)
+            const signed = signSolanaTransaction(wire, account.seed, account.publicKey)
+            return { result: bytesToBase64url(signed) }
           } finally {
             account.seed.fill(0)
           }
         }
         const account = keys.ethereum(index)
         try {
-          const address = request.method === 'personal_sign' ? request.params[1] : request.params[0]
+          const address =
+            request.method === 'personal_sign'
+              ? request.params[1]
+              : request.method === 'eth_signTransaction'
+                ? request.params[0].from
+                : request.params[0]
           if (!sameEntropyId(address, account.address))
             throw new PageError('INVALID_PAYLOAD', 'The address is not this wallet')
           const result =
             request.method === 'personal_sign'
               ? personalSign(request.params[0], account.privateKey)
-              : signTypedDataV4(request.params[1], account.privateKey)
+              : request.method === 'eth_signTransaction'
+                ? signEthereumTransaction(request.params[0], account.privateKey)
+                : signTypedDataV4(request.params[1], account.privateKey)
           return { result }
         } finally {
           account.privateKey.fill(0)

@@ -8,6 +8,7 @@ import {
   passkeyMfaEnrollRequestSchema,
 } from './mfa.ts'
 import { phoneNumberSchema } from './sms.ts'
+import { ethereumTransactionWireSchema, solanaTransactionWireSchema } from './transaction.ts'
 import { base64urlSchema, chainTypeSchema, walletAddressSchema } from './wallet.ts'
 
 /**
@@ -67,7 +68,7 @@ export const enclaveRequestSchemas = {
     entropy_id: walletAddressSchema,
     recovery: recoveryChoiceSchema,
   }),
-  /** A signing request for one wallet. */
+  /** A signing request for one wallet: messages, typed data, transactions (docs/transactions.md). */
   'latchkey:wallets:rpc': z.object({
     access_token: accessToken,
     entropy_id: walletAddressSchema,
@@ -82,6 +83,16 @@ export const enclaveRequestSchemas = {
       z.object({
         method: z.literal('signMessage'),
         params: z.object({ message: base64urlSchema }),
+      }),
+      /** Answers the signed serialized transaction (0x-hex, EIP-2718 for eip1559). */
+      z.object({
+        method: z.literal('eth_signTransaction'),
+        params: z.tuple([ethereumTransactionWireSchema]),
+      }),
+      /** Answers the wire transaction with this wallet's signature in its slot (base64url). */
+      z.object({
+        method: z.literal('signTransaction'),
+        params: z.object({ transaction: solanaTransactionWireSchema }),
       }),
     ]),
   }),
