@@ -9,6 +9,7 @@ import { createServer } from 'node:http'
 import { generate } from 'otplib'
 import { chromium } from 'playwright-core'
 import { ask, startServerProcess } from './server.mjs'
+import { measureTransactionsInPage, startAnvil } from './transactions.mjs'
 
 const TOTP_PERIOD_S = 30
 const WARM_SIGNATURES = 5
@@ -97,6 +98,8 @@ export async function measureEnclave({ runs = 5 } = {}) {
   const cold = []
   const warm = []
   const verify = []
+  let transactions = { ethereum: [], solana: [] }
+  const anvil = await startAnvil()
   try {
     for (let i = 0; i < runs; i++) {
       const context = await browser.newContext()
@@ -181,7 +184,18 @@ export async function measureEnclave({ runs = 5 } = {}) {
       verify.push(verified)
       await context.close()
     }
+    // Transactions: a new user (no MFA) on a new device, Anvil as the chain.
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(hostOrigin)
+    const keyThumbprint = await page.evaluate(() =>
+      window.latchkeyReady.then(() => window.latchkeyKey),
+    )
+    const accessToken = await login(url, child, `tx-${Date.now()}@bench.example`, keyThumbprint)
+    transactions = await measureTransactionsInPage(page, { accessToken, anvilUrl: anvil.url })
+    await context.close()
   } finally {
+    anvil.stop()
     await browser.close()
     child.send({ type: 'stop' })
     host.close()
@@ -195,6 +209,9 @@ export async function measureEnclave({ runs = 5 } = {}) {
     signWarmMs: median(warm),
     warmSignatures: warm.length,
     verifyTotpMs: median(verify),
+    ethereumSendMs: median(transactions.ethereum),
+    solanaSignMs: median(transactions.solana),
+    transactionRuns: transactions.ethereum.length,
   }
 }
 

@@ -62,6 +62,13 @@ const rows = [
   ],
   ['  verify TOTP (median)', `${enclave.verifyTotpMs} ms`, '', null],
   [
+    `Ethereum transfer on Anvil: enclave sign → receipt (median of ${enclave.transactionRuns})`,
+    `${enclave.ethereumSendMs} ms`,
+    '',
+    null,
+  ],
+  ['Solana transaction, enclave signature (median)', `${enclave.solanaSignMs} ms`, '', null],
+  [
     '  non-2xx or errors refresh / email auth',
     `${server.refreshErrors} / ${server.emailAuthErrors}`,
     '0',

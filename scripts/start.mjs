@@ -11,6 +11,7 @@ const serverPort = Number(process.env.LATCHKEY_PORT ?? 8787)
 const demoPort = Number(process.env.DEMO_PORT ?? 5173)
 const anvilPort = Number(process.env.ANVIL_PORT ?? 8545)
 const anvilUrl = `http://127.0.0.1:${anvilPort}`
+const solanaPort = Number(process.env.SOLANA_PORT ?? 8899)
 const serverUrl = `http://localhost:${serverPort}`
 const demoUrl = `http://localhost:${demoPort}`
 // A fixed id keeps the demo's configuration stable across restarts (dev only).
@@ -82,14 +83,15 @@ const settings = spawnSync(
 if (settings.status !== 0) process.exit(settings.status ?? 1)
 
 const children = []
-function run(name, command, args, { cwd = root, extraEnv = {} } = {}) {
+function run(name, command, args, { cwd = root, extraEnv = {}, quiet = false } = {}) {
   const child = spawn(command, args, {
     cwd,
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const prefix = (line) => (line ? `[${name}] ${line}\n` : '')
-  for (const stream of [child.stdout, child.stderr])
+  // A quiet child's stdout is its answer (read by the caller), not log lines.
+  for (const stream of quiet ? [child.stderr] : [child.stdout, child.stderr])
     stream.on('data', (chunk) => {
       for (const line of String(chunk).split('\n')) process.stdout.write(prefix(line))
     })
@@ -111,10 +113,6 @@ process.on('SIGTERM', () => shutdown(0))
 // The local chain (Anvil, chain id 31337) with its funded dev accounts.
 run('anvil', anvil, ['--port', String(anvilPort), '--host', '127.0.0.1', '--silent'])
 run('server', process.execPath, [...cli, 'serve'])
-run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '--strictPort'], {
-  cwd: join(root, 'apps/demo'),
-  extraEnv: { VITE_LATCHKEY_API_URL: serverUrl, VITE_LATCHKEY_APP_ID: DEMO_APP_ID },
-})
 
 async function waitFor(url, probe = () => fetch(url)) {
   for (let i = 0; i < 300; i++) {
@@ -134,12 +132,46 @@ const anvilReady = () =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
   })
-const answered = await Promise.all([
-  waitFor(`${serverUrl}/health`),
-  waitFor(demoUrl),
-  waitFor(anvilUrl, anvilReady),
-])
-const silent = ['server', 'demo', 'local chain'].filter((_, i) => !answered[i])
+if (!(await waitFor(anvilUrl, anvilReady))) {
+  console.error('\n  The local chain is not answering after 60 s. See the lines above; stopping.\n')
+  shutdown(1)
+}
+// The demo's Send panel: test tokens on Anvil and the Solana ledger stand-in.
+const chains = run(
+  'chains',
+  process.execPath,
+  [
+    '--conditions=latchkey-source',
+    '--import',
+    'tsx',
+    join(root, 'packages/server/src/test/local-chains.ts'),
+    anvilUrl,
+    String(solanaPort),
+  ],
+  { quiet: true },
+)
+const local = await new Promise((resolve) => {
+  let buffered = ''
+  chains.stdout.on('data', (chunk) => {
+    buffered += String(chunk)
+    const line = buffered.split('\n').find((l) => l.startsWith('{'))
+    if (line) resolve(JSON.parse(line))
+  })
+})
+run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '--strictPort'], {
+  cwd: join(root, 'apps/demo'),
+  extraEnv: {
+    VITE_LATCHKEY_API_URL: serverUrl,
+    VITE_LATCHKEY_APP_ID: DEMO_APP_ID,
+    VITE_DEMO_RPC_URL: anvilUrl,
+    VITE_DEMO_ERC20: local.erc20,
+    VITE_DEMO_ERC721: local.erc721,
+    VITE_DEMO_SOLANA_RPC_URL: local.solanaRpcUrl,
+  },
+})
+
+const answered = await Promise.all([waitFor(`${serverUrl}/health`), waitFor(demoUrl)])
+const silent = ['server', 'demo'].filter((_, i) => !answered[i])
 if (silent.length > 0) {
   console.error(
     `\n  Not answering after 60 s: ${silent.join(', ')}. See the lines above; stopping.\n`,
@@ -152,7 +184,8 @@ console.log(`
   Dev SMS outbox:   ${serverUrl}/dev/outbox
   Demo app:         ${demoUrl}
   Demo app id:      ${DEMO_APP_ID}
-  Local chain:      ${anvilUrl} (Anvil, chain id 31337)
+  Local chain:      ${anvilUrl} (Anvil, chain id 31337; test ERC-20 ${local.erc20})
+  Local Solana:     ${local.solanaRpcUrl} (ledger stand-in)
 
   Open the demo, click "Log in", and read your code in the dev mailbox or SMS outbox
   (it is printed here too), or click "Continue as guest".

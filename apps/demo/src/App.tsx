@@ -1,5 +1,6 @@
 import { type LatchkeyConfig, LatchkeyProvider } from '@latchkey/react'
 import { useMemo } from 'react'
+import { defineChain } from 'viem'
 import { base, foundry, mainnet, optimism } from 'viem/chains'
 import { ConfigError, ErrorBoundary } from './components/ConfigError.tsx'
 import { Header } from './components/Header.tsx'
@@ -9,7 +10,13 @@ import { useTheme } from './theme.ts'
 
 export function App() {
   const [theme, toggleTheme] = useTheme()
-  const { apiUrl, appId, passkeySignup, walletsFirst } = useMemo(() => readDemoConfig(), [])
+  const demo = useMemo(() => readDemoConfig(), [])
+  const { apiUrl, appId, passkeySignup, walletsFirst } = demo
+  // The local Anvil node at the URL `npm start` (or a test) runs it on.
+  const local = useMemo(
+    () => defineChain({ ...foundry, rpcUrls: { default: { http: [demo.localRpcUrl] } } }),
+    [demo.localRpcUrl],
+  )
   const config = useMemo<LatchkeyConfig>(
     () => ({
       appearance: {
@@ -19,9 +26,12 @@ export function App() {
         walletChainType: 'ethereum-and-solana',
         ...(walletsFirst ? { loginGroupPriority: 'web3-first' as const } : {}),
       },
-      // Chains external wallets are switched to before signing in (the local Anvil node included).
-      chains: [mainnet, base, optimism, foundry],
+      // Chains external wallets are switched to before signing in, and transactions may use
+      // (the local Anvil node included: the Send panel's chain).
+      chains: [mainnet, base, optimism, local],
       defaultChain: mainnet,
+      // Solana transactions go to the local ledger `npm start` runs (the Send panel's SOL).
+      solanaClusters: [{ name: 'localnet', rpcUrl: demo.solanaRpcUrl }],
       externalWallets: {
         walletConnect: { projectId: import.meta.env.VITE_WALLETCONNECT_PROJECT_ID || undefined },
       },
@@ -32,7 +42,7 @@ export function App() {
         ? {}
         : { loginConfig: { passkeysForSignupEnabled: passkeySignup } }),
     }),
-    [theme, passkeySignup, walletsFirst],
+    [theme, passkeySignup, walletsFirst, local, demo.solanaRpcUrl],
   )
 
   return (

@@ -261,6 +261,7 @@ export {
   createEmbeddedEthereumProvider,
   type EmbeddedEthereumProvider,
   type EthereumProviderOptions,
+  type EthereumTransactionCall,
   ProviderRpcError,
 } from './wallets/ethereumProvider.ts'
 export { type ImportWalletParameters, importWallet } from './wallets/importWallet.ts'
@@ -281,4 +282,10 @@ export {
   setRecoveryPassword,
   setWalletRecovery,
 } from './wallets/setRecoveryPassword.ts'
+export {
+  type SignEthereumTransactionParameters,
+  type SignEthereumTransactionReturnType,
+  signEthereumTransaction,
+} from './wallets/signEthereumTransaction.ts'
 export { signSolanaMessage } from './wallets/signSolanaMessage.ts'
+export { signSolanaTransaction } from './wallets/signSolanaTransaction.ts'

@@ -5,6 +5,7 @@ import {
   type MfaMethod,
 } from '@latchkey/core'
 import type { EvmChain, WalletChainType } from '@latchkey/core/external'
+import type { TransactionScanner } from '@latchkey/core/transactions'
 import {
   DEFAULT_ACCENT_COLOR,
   LOGIN_MESSAGE_MAX_LENGTH,
@@ -14,6 +15,7 @@ import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 import type { LoginOptions } from './instance.ts'
 import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing.ts'
+import type { SolanaCluster } from './transaction-requests.ts'
 
 export type { LandingEntry }
 
@@ -95,6 +97,14 @@ export interface LatchkeyConfig {
   chains?: EvmChain[]
   defaultChain?: EvmChain
   /**
+   * Solana clusters the app sends on (spec 03 §9); a Solana transaction
+   * names one by `name`, else goes to the first. Default
+   * `[{ name: 'mainnet-beta', rpcUrl: 'https://api.mainnet-beta.solana.com' }]`.
+   * The confirm screen calls 'mainnet-beta' 'Solana', 'devnet' 'Devnet',
+   * 'testnet' 'Testnet', and any other cluster (a local ledger) by its name.
+   */
+  solanaClusters?: SolanaCluster[]
+  /**
    * `loginConfig.passkeysForSignupEnabled` (spec 01 §3): the passkey button
    * offers 'Create new account' as well as 'Log in with a passkey'. Default
    * false: passkeys log in existing users, who link them from their account.
@@ -105,6 +115,13 @@ export interface LatchkeyConfig {
    * MFA the modal does not open; the app draws its own UI from `useMfa()`.
    */
   mfa?: { noPromptOnMfaRequired?: boolean }
+  /**
+   * Transactions (docs/transactions.md). `scan`: the app's scan function
+   * (spec 03 §3 "Transaction scan result"), run before the user confirms;
+   * without one the confirm screen simulates the transaction on the chain's
+   * own node (`eth_simulateV1`) unless `simulation` is false.
+   */
+  transactions?: { scan?: TransactionScanner; simulation?: boolean }
   /** `shouldUnlinkOnUnenrollMfa`: removing a passkey from MFA also unlinks it as a login. */
   passkeys?: { shouldUnlinkOnUnenrollMfa?: boolean }
   /** External wallet connectors. */
@@ -137,6 +154,27 @@ export interface LatchkeyConfig {
 }
 
 export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
+
+/** Spec 03 §9 "Solana clusters": the cluster a Solana transaction uses when the app names none. */
+export const DEFAULT_SOLANA_CLUSTERS: readonly SolanaCluster[] = [
+  { name: 'mainnet-beta', rpcUrl: 'https://api.mainnet-beta.solana.com' },
+]
+
+const SOLANA_CLUSTER_LABELS: Record<string, string> = {
+  'mainnet-beta': 'Solana',
+  devnet: 'Devnet',
+  testnet: 'Testnet',
+}
+
+/**
+ * A Solana cluster's name as the screens show it (spec 03 §9: labels
+ * Solana, Devnet, Testnet); an app's own cluster keeps its name.
+ *
+ * @example
+ * solanaClusterLabel('mainnet-beta') // 'Solana'
+ * solanaClusterLabel('localnet') // 'localnet'
+ */
+export const solanaClusterLabel = (name: string): string => SOLANA_CLUSTER_LABELS[name] ?? name
 
 /** `embeddedWallets.mode` (spec 01 §3). */
 export type EmbeddedWalletMode = AppConfig['embedded_wallet_config']['mode']

@@ -109,6 +109,12 @@ export {
   useRecoverWallet,
 } from './hooks/useRecoverWallet.ts'
 export {
+  type SendTransactionOptions,
+  type SendTransactionReturnType,
+  type UseSendTransactionReturnType,
+  useSendTransaction,
+} from './hooks/useSendTransaction.ts'
+export {
   type SetWalletPasswordOptions,
   type UseSetWalletPasswordReturnType,
   useSetWalletPassword,
@@ -133,6 +139,12 @@ export {
   useSignSolanaMessage,
 } from './hooks/useSignSolanaMessage.ts'
 export {
+  type SignTransactionOptions,
+  type SignTransactionReturnType,
+  type UseSignTransactionReturnType,
+  useSignTransaction,
+} from './hooks/useSignTransaction.ts'
+export {
   type SignTypedDataOptions,
   type SignTypedDataReturnType,
   type TypedData,
@@ -151,3 +163,8 @@ export {
 export { LatchkeyLoginPanel, type LatchkeyLoginPanelProps } from './LatchkeyLoginPanel.tsx'
 export { LatchkeyProvider, type LatchkeyProviderProps } from './LatchkeyProvider.tsx'
 export type { LoginOptions, LoginResult, SignMessageUiOptions } from './store.ts'
+export type {
+  EthereumScanOutcome,
+  EthereumStepResult,
+  TransactionUiOptions,
+} from './transaction-requests.ts'

@@ -2,6 +2,10 @@ import type { PasskeyAccount, User } from '@latchkey/core'
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { UserOwnedRecoveryMethod } from './config.ts'
+import type {
+  EthereumTransactionRequest,
+  SolanaTransactionRequest,
+} from './transaction-requests.ts'
 
 // Every wallet screen's request, in a file that imports no hook, store or
 // screen: the hook that builds a request, the store that holds it and the
@@ -23,6 +27,8 @@ export type WalletScreenRequest<T = unknown> =
   | DeleteAccountRequest
   | ConnectEmbeddedWalletRequest
   | MfaEnrollmentRequest
+  | EthereumTransactionRequest
+  | SolanaTransactionRequest
 
 /**
  * Spec 03 "Connect wallet": what the connect-wallet screen runs. It connects

@@ -5,6 +5,7 @@ import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
 import { Mfa } from './Mfa.tsx'
 import { Passkeys } from './Passkeys.tsx'
+import { SendPanel } from './SendPanel.tsx'
 import { Wallets } from './Wallets.tsx'
 
 export function UserPanel({ user }: { user: User }) {
@@ -73,6 +74,8 @@ export function UserPanel({ user }: { user: User }) {
       </dl>
 
       <Wallets />
+
+      <SendPanel />
 
       <ExternalWallets />
 

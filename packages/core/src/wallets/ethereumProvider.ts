@@ -1,8 +1,16 @@
+import { providerErrors } from '@latchkey/protocol/errors'
+import type { Chain, Hex } from 'viem'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
+import { normalizeEthereumRequest } from '../transactions/ethereum/normalize.ts'
+import type { EthereumTransactionInput } from '../transactions/ethereum/types.ts'
 import type { EmbeddedWalletAccount } from '../user.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady } from './ensureWalletReady.ts'
+import {
+  sendEthereumTransaction,
+  signEthereumTransactionRequest,
+} from './sendEthereumTransaction.ts'
 
 /** An EIP-1193 error: `code` is the EIP-1193 / JSON-RPC number. */
 export class ProviderRpcError extends Error {
@@ -19,10 +27,50 @@ export interface EmbeddedEthereumProvider {
   request(args: { method: string; params?: unknown }): Promise<unknown>
 }
 
-export interface EthereumProviderOptions {
-  /** Chain id reported by eth_chainId until wallet_switchEthereumChain (default 1). */
-  chainId?: number
+/** What an `eth_sendTransaction` / `eth_signTransaction` asks for, on which of the app's chains. */
+export interface EthereumTransactionCall {
+  method: 'eth_sendTransaction' | 'eth_signTransaction'
+  input: EthereumTransactionInput
+  chain: Chain
 }
+
+export interface EthereumProviderOptions {
+  /** Chain id reported by eth_chainId until wallet_switchEthereumChain (default: the first chain's, else 1). */
+  chainId?: number
+  /**
+   * The app's chains (viem chain objects). Transactions go to the current
+   * chain's RPC URL; switching to, or sending on, another chain fails
+   * (4902 / UNSUPPORTED_CHAIN). Read-only calls (eth_call, eth_getBalance…)
+   * are answered by the current chain's node. Default: none (signing only).
+   */
+  chains?: readonly Chain[]
+  /**
+   * Runs a transaction call instead of sending it at once: the React
+   * provider opens the confirm screen here. Answers the hash (send) or the
+   * signed transaction (sign).
+   */
+  onTransaction?: (call: EthereumTransactionCall) => Promise<Hex>
+}
+
+/** Read-only JSON-RPC methods passed through to the current chain's node. */
+const READ_METHODS = new Set([
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getStorageAt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_maxPriorityFeePerGas',
+  'net_version',
+])
 
 const isHex = (value: string) => /^0x[0-9a-fA-F]*$/.test(value)
 const utf8ToHex = (text: string) =>
@@ -30,7 +78,9 @@ const utf8ToHex = (text: string) =>
 
 /**
  * The EIP-1193 provider of an embedded Ethereum wallet. Signing runs in the
- * enclave; the host never sees the key. Transactions come with a later issue.
+ * enclave; the host never sees the key. Transactions are prepared on the
+ * current chain, signed in the enclave and sent (or run through
+ * `onTransaction`, the confirm screen).
  *
  * @example
  * const provider = createEmbeddedEthereumProvider(client, wallet)
@@ -42,7 +92,8 @@ export function createEmbeddedEthereumProvider(
   options: EthereumProviderOptions = {},
 ): EmbeddedEthereumProvider {
   if (wallet.chainType !== 'ethereum') throw new LatchkeyError('UNSUPPORTED_METHOD')
-  let chainId = options.chainId ?? 1
+  const chains = options.chains ?? []
+  let chainId = options.chainId ?? chains[0]?.id ?? 1
   const sameAddress = (value: unknown) =>
     typeof value === 'string' && value.toLowerCase() === wallet.address.toLowerCase()
 
@@ -70,8 +121,29 @@ export function createEmbeddedEthereumProvider(
           const id = (list[0] as { chainId?: unknown } | undefined)?.chainId
           if (typeof id !== 'string' || !isHex(id))
             throw new ProviderRpcError(-32602, 'wallet_switchEthereumChain needs { chainId: hex }')
-          chainId = Number.parseInt(id, 16)
+          const next = Number.parseInt(id, 16)
+          if (chains.length > 0 && !chains.some((c) => c.id === next))
+            throw new ProviderRpcError(
+              providerErrors.unrecognizedChain.code,
+              `Chain ID ${next} is not supported by this app.`,
+            )
+          chainId = next
           return null
+        }
+        case 'eth_sendTransaction':
+        case 'eth_signTransaction': {
+          const raw = list[0] as { from?: unknown } | undefined
+          if (raw?.from !== undefined && !sameAddress(raw.from))
+            throw new ProviderRpcError(4100, 'Unknown address')
+          const input = normalizeEthereumRequest(raw)
+          // Chain access loads on first use: the modal's first chunk stays small.
+          const { findChain } = await import('../transactions/ethereum/chain-client.ts')
+          const chain = findChain(chains, input.chainId ?? chainId)
+          if (options.onTransaction) return options.onTransaction({ method, input, chain })
+          const send = await import('./sendEthereumTransaction.ts')
+          if (method === 'eth_signTransaction')
+            return send.signEthereumTransactionRequest(client, wallet, { chain, input })
+          return (await send.sendEthereumTransaction(client, wallet, { chain, input })).hash
         }
         case 'personal_sign': {
           const [message, address] = list as [unknown, unknown]
@@ -89,8 +161,14 @@ export function createEmbeddedEthereumProvider(
           const json = typeof typedData === 'string' ? typedData : JSON.stringify(typedData)
           return sign({ method, params: [wallet.address, json] })
         }
-        default:
+        default: {
+          const chain = chains.find((c) => c.id === chainId)
+          if (chain && READ_METHODS.has(method)) {
+            const { chainClient } = await import('../transactions/ethereum/chain-client.ts')
+            return chainClient(chain).request({ method, params } as never)
+          }
           throw new ProviderRpcError(4200, `The embedded wallet does not support ${method}`)
+        }
       }
     },
   }

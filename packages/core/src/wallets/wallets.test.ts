@@ -1,74 +1,13 @@
-import type { UserWire } from '@latchkey/protocol/schemas'
 import { describe, expect, it, vi } from 'vitest'
-import { createLatchkeyClient } from '../client.ts'
-import { createMemoryStorage } from '../storage.ts'
-import { APP_ID, authResponse, createFakeFetch, json, wireUser } from '../test/fake-server.ts'
+import { ETH0, setupEnclaveClient as setup, userWith, walletWire } from '../test/enclave-client.ts'
 import { createWallet, embeddedWallets } from './createWallet.ts'
-import { attachEnclave } from './enclave.ts'
 import { createEmbeddedEthereumProvider } from './ethereumProvider.ts'
 import { importWallet } from './importWallet.ts'
 import { setRecoveryPassword } from './setRecoveryPassword.ts'
 import { signSolanaMessage } from './signSolanaMessage.ts'
 
-const ETH0 = '0x1111111111111111111111111111111111111111'
 const ETH1 = '0x2222222222222222222222222222222222222222'
 const SOL0 = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'
-
-function walletWire(
-  address: string,
-  chain: 'ethereum' | 'solana',
-  index: number | null,
-  entropy = ETH0,
-) {
-  return {
-    type: 'wallet' as const,
-    address,
-    chain_type: chain,
-    wallet_index: index,
-    wallet_client_type: 'latchkey' as const,
-    connector_type: 'embedded' as const,
-    imported: index === null,
-    delegated: false,
-    recovery_method: 'latchkey' as const,
-    entropy_id: entropy,
-    verified_at: 1,
-    first_verified_at: 1,
-    latest_verified_at: 1,
-  }
-}
-
-function userWith(...wallets: ReturnType<typeof walletWire>[]): UserWire {
-  const base = wireUser()
-  return { ...base, linked_accounts: [...base.linked_accounts, ...wallets] }
-}
-
-function setup(
-  handler: (event: string, data: Record<string, unknown>) => unknown,
-  wallets: ReturnType<typeof walletWire>[] = [],
-) {
-  const fake = createFakeFetch(() => json(500, {}))
-  const client = createLatchkeyClient({
-    appId: APP_ID,
-    apiUrl: 'http://localhost:8787',
-    fetch: fake.fetch,
-    storage: createMemoryStorage(),
-    cookies: { get: () => null, set() {}, remove() {} },
-  })
-  client.session.applyAuthResponse({
-    ...authResponse({ exp: Math.floor(Date.now() / 1000) + 3600 }),
-    user: userWith(...wallets),
-  })
-  const request = vi.fn(async (event: string, data: unknown, _options?: unknown) =>
-    handler(event, data as Record<string, unknown>),
-  )
-  attachEnclave(client, {
-    origin: 'http://localhost:8787',
-    request: request as never,
-    keyThumbprint: async () => null,
-    destroy() {},
-  })
-  return { client, request }
-}
 
 describe('createWallet', () => {
   it('creates the first wallet with automatic recovery and returns it only once the server answered', async () => {
@@ -213,9 +152,9 @@ describe('embedded Ethereum provider (EIP-1193)', () => {
     await expect(
       provider.request({ method: 'personal_sign', params: ['0x01', ETH1] }),
     ).rejects.toMatchObject({ code: 4100 })
-    await expect(
-      provider.request({ method: 'eth_sendTransaction', params: [] }),
-    ).rejects.toMatchObject({ code: 4200 })
+    await expect(provider.request({ method: 'eth_sign', params: [] })).rejects.toMatchObject({
+      code: 4200,
+    })
   })
 })
 

@@ -14,7 +14,15 @@ import type {
   ConnectedSolanaExternalWallet,
 } from '@latchkey/core/external'
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react'
+import type { Hex } from 'viem'
 import { useLatchkeyInstance } from '../context.ts'
+import type { LatchkeyInstance } from '../store.ts'
+import {
+  appChains,
+  ethereumTransactionRequest,
+  requestEthereumTransaction,
+} from './ethereum-transactions.ts'
+import { runSolanaTransaction } from './solana-transactions.ts'
 import { useSession } from './useSession.ts'
 
 /** How a wallet comes back on a new device (the recovery status users ask for). */
@@ -55,6 +63,20 @@ export interface ConnectedSolanaWallet {
   recovery: WalletRecovery
   /** Signs a message (ed25519) in the enclave; resolves to the 64-byte signature. */
   signMessage(message: Uint8Array): Promise<Uint8Array>
+  /**
+   * Signs a wire transaction after the user approves it on the Solana
+   * confirm screen; resolves to the signed wire transaction.
+   */
+  signTransaction(transaction: Uint8Array): Promise<Uint8Array>
+  /**
+   * Signs, sends and confirms a wire transaction after the user approves it
+   * on the confirm screen, on `cluster` (one of the app's `solanaClusters`,
+   * by name; default the first); resolves to its base58 signature.
+   */
+  signAndSendTransaction(
+    transaction: Uint8Array,
+    options?: { cluster?: string },
+  ): Promise<{ signature: string }>
 }
 
 const recoveryOf = (wallet: EmbeddedWalletAccount): WalletRecovery => ({
@@ -62,6 +84,29 @@ const recoveryOf = (wallet: EmbeddedWalletAccount): WalletRecovery => ({
   method: wallet.recoveryMethod,
   description: recoveryDescriptions[wallet.recoveryMethod] ?? wallet.recoveryMethod,
 })
+
+/**
+ * An embedded wallet's EIP-1193 provider on the app's chains: its
+ * `eth_sendTransaction` / `eth_signTransaction` open the confirm screen.
+ */
+function embeddedProvider(instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) {
+  const { chains, defaultChain } = appChains(instance.getUiState().hostConfig)
+  return createEmbeddedEthereumProvider(instance.client, wallet, {
+    chains,
+    chainId: defaultChain.id,
+    async onTransaction({ method, input, chain }) {
+      const mode = method === 'eth_sendTransaction' ? 'send' : 'sign'
+      const request = ethereumTransactionRequest(instance, wallet, {
+        chain,
+        requests: [input],
+        mode,
+        uiOptions: {},
+      })
+      const [step] = await requestEthereumTransaction(instance, request)
+      return (mode === 'send' ? step?.hash : step?.signedTransaction) as Hex
+    },
+  })
+}
 
 /** Connected external wallets of one chain type (restored from storage on first use). */
 function useExternalWallets<T extends 'ethereum' | 'solana'>(
@@ -97,7 +142,8 @@ export function useWallets(): {
   ready: boolean
   wallets: Array<ConnectedEthereumWallet | ConnectedEthereumExternalWallet>
 } {
-  const { client } = useLatchkeyInstance()
+  const instance = useLatchkeyInstance()
+  const { client } = instance
   const session = useSession(client)
   const external = useExternalWallets('ethereum')
   const embedded = useMemo(
@@ -111,25 +157,27 @@ export function useWallets(): {
           walletClientType: 'latchkey',
           connectorType: 'embedded',
           recovery: recoveryOf(wallet),
-          getEthereumProvider: () => createEmbeddedEthereumProvider(client, wallet),
+          getEthereumProvider: () => embeddedProvider(instance, wallet),
         }),
       ),
-    [client, session.user],
+    [instance, session.user],
   )
   const wallets = useMemo(() => [...embedded, ...external], [embedded, external])
   return { ready: session.status !== 'loading', wallets }
 }
 
 /**
- * The user's Solana wallets: embedded ones (with `signMessage` and their
- * recovery status), then external Wallet Standard wallets connected in this
+ * The user's Solana wallets: embedded ones (with `signMessage`,
+ * `signTransaction` and `signAndSendTransaction` through the confirm screen,
+ * and their recovery status), then external Wallet Standard wallets connected in this
  * browser (Phantom, Solflare…).
  */
 export function useSolanaWallets(): {
   ready: boolean
   wallets: Array<ConnectedSolanaWallet | ConnectedSolanaExternalWallet>
 } {
-  const { client } = useLatchkeyInstance()
+  const instance = useLatchkeyInstance()
+  const { client } = instance
   const session = useSession(client)
   const external = useExternalWallets('solana')
   const embedded = useMemo(
@@ -144,9 +192,18 @@ export function useSolanaWallets(): {
           connectorType: 'embedded',
           recovery: recoveryOf(wallet),
           signMessage: (message) => signSolanaMessage(client, wallet, message),
+          signTransaction: async (transaction) => {
+            const parameters = { transaction, address: wallet.address }
+            return (await runSolanaTransaction(instance, parameters, 'sign')).signedTransaction
+          },
+          signAndSendTransaction: async (transaction, options = {}) => {
+            const parameters = { transaction, address: wallet.address, cluster: options.cluster }
+            const { signature } = await runSolanaTransaction(instance, parameters, 'send')
+            return { signature: signature as string }
+          },
         }),
       ),
-    [client, session.user],
+    [instance, client, session.user],
   )
   const wallets = useMemo(() => [...embedded, ...external], [embedded, external])
   return { ready: session.status !== 'loading', wallets }

@@ -14,6 +14,12 @@ import { SignMessageScreen } from './screens/SignMessageScreen.tsx'
 // Rarely opened: its own chunk, so the modal's first load does not carry it.
 const DeleteAccountScreen = lazy(() => import('./screens/DeleteAccountScreen.tsx'))
 const MfaEnrollmentScreen = lazy(() => import('./MfaEnrollmentScreen.tsx'))
+// Transactions load viem's formatting and the rows only when a transaction is confirmed.
+const EthereumTransactionScreen = lazy(() => import('./transactions/EthereumTransactionScreen.tsx'))
+// Solana's confirm screen carries @solana/kit's decoding: its own chunk, loaded on a Solana transaction.
+const SolanaTransactionScreen = lazy(
+  () => import('./transactions/solana/SolanaTransactionScreen.tsx'),
+)
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -90,6 +96,30 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
               complete()
               onClose()
             }}
+          />
+        </Suspense>
+      )
+    case 'ethereum-transaction':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <EthereumTransactionScreen
+            request={request}
+            onResult={complete}
+            onDone={onClose}
+            onCancel={onClose}
+            onExitChange={exitWith}
+          />
+        </Suspense>
+      )
+    case 'solana-transaction':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <SolanaTransactionScreen
+            request={request}
+            onResult={complete}
+            onDone={onClose}
+            onCancel={onClose}
+            onExitChange={exitWith}
           />
         </Suspense>
       )

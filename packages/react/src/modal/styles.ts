@@ -296,6 +296,51 @@ export const css = `
 .lk-passkey-info { display: flex; flex-direction: column; gap: 2px; min-width: 0; color: var(--lk-fg-muted); }
 .lk-passkey-info strong { color: var(--lk-fg); font-size: 14px; font-weight: 600; }
 .lk-passkey-confirm { display: flex; flex-direction: column; align-items: flex-end; gap: 4px; text-align: right; max-width: 55%; }
+.lk-wallet-card {
+  display: flex; align-items: center; justify-content: space-between; gap: 12px; padding: 12px 14px;
+  border-radius: var(--lk-radius-sm); background: var(--lk-bg-muted); font-size: 13px;
+}
+.lk-wallet-card-address { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-weight: 600; color: var(--lk-fg); }
+.lk-wallet-card-balance { color: var(--lk-fg-muted); font-variant-numeric: tabular-nums; }
+.lk-tx-rows { margin: 0; border: 1px solid var(--lk-border); border-radius: var(--lk-radius-sm); }
+.lk-tx-row { display: flex; align-items: baseline; justify-content: space-between; gap: 12px; padding: 10px 14px; font-size: 13px; }
+.lk-tx-row + .lk-tx-row { border-top: 1px solid var(--lk-border); }
+.lk-tx-row dt { flex: none; color: var(--lk-fg-muted); }
+.lk-tx-row dd {
+  display: flex; flex-direction: column; align-items: flex-end; gap: 2px; min-width: 0; margin: 0;
+  text-align: right; font-weight: 500; color: var(--lk-fg); font-variant-numeric: tabular-nums; overflow-wrap: anywhere;
+}
+.lk-tx-usd { font-size: 12px; font-weight: 400; color: var(--lk-fg-muted); }
+.lk-tx-address { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: inherit; text-decoration: none; }
+a.lk-tx-address:hover { color: var(--lk-accent); text-decoration: underline; }
+a.lk-tx-address:focus-visible { outline: none; box-shadow: var(--lk-ring); border-radius: 4px; }
+.lk-tx-more { display: flex; flex-direction: column; gap: 8px; }
+.lk-tx-more-toggle {
+  display: inline-flex; align-items: center; gap: 4px; align-self: flex-start; padding: 0; border: 0; background: none;
+  font: inherit; font-size: 13px; font-weight: 600; color: var(--lk-fg-muted); cursor: pointer; border-radius: 4px;
+}
+.lk-tx-more-toggle svg { width: 14px; height: 14px; transition: transform 120ms ease; }
+.lk-tx-more-toggle[aria-expanded='true'] svg { transform: rotate(180deg); }
+.lk-tx-more-toggle:focus-visible { outline: none; box-shadow: var(--lk-ring); }
+.lk-tx-data { margin-top: 8px; }
+.lk-tx-scan { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin: 0; font-size: 12px; color: var(--lk-fg-muted); }
+.lk-tx-note { margin: 0; font-size: 13px; color: var(--lk-fg-muted); text-align: center; }
+.lk-warning {
+  display: flex; flex-direction: column; align-items: flex-start; gap: 6px; margin: 0; padding: 10px 12px;
+  border-radius: 10px; font-size: 13px; color: #b54708; background: color-mix(in srgb, #f79009 12%, transparent);
+}
+.lk-root[data-lk-theme='dark'] .lk-warning { color: #fdb022; }
+.lk-root .lk-warning[data-tone='danger'] { color: var(--lk-error); background: var(--lk-error-bg); }
+.lk-warning strong { font-weight: 600; }
+.lk-warning .lk-checkbox, .lk-warning .lk-link-btn { color: inherit; }
+.lk-tx-hash {
+  display: flex; align-items: center; gap: 8px; padding: 8px 8px 8px 14px;
+  border: 1px solid var(--lk-border); border-radius: var(--lk-radius-sm); font-size: 13px;
+}
+.lk-tx-hash-label { flex: 1; color: var(--lk-fg-muted); }
+.lk-tx-hash-value { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; color: var(--lk-fg); }
+.lk-tx-hash-actions { display: inline-flex; align-items: center; gap: 4px; }
+.lk-tx-hash-actions a { font-size: 13px; text-decoration: none; }
 `
 
 const STYLE_ID = 'latchkey-styles'

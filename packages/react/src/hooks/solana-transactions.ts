@@ -1,0 +1,176 @@
+import { type EmbeddedWalletAccount, LatchkeyError, signSolanaTransaction } from '@latchkey/core'
+import type { SolanaClient } from '@latchkey/core/solana'
+import { DEFAULT_SOLANA_CLUSTERS, type LatchkeyConfig } from '../config.ts'
+import type { LatchkeyInstance } from '../store.ts'
+import type {
+  SolanaCluster,
+  SolanaStepResult,
+  SolanaTransactionRequest,
+  TransactionUiOptions,
+} from '../transaction-requests.ts'
+import { openConnectWallet, recoveryHandlers, signingWallet } from './signing.ts'
+
+// @solana/kit and the decoders load with the first Solana transaction: the
+// modal's first chunk (and apps that never send on Solana) do not carry them.
+const solana = () => import('@latchkey/core/solana')
+
+/** Spec 03 §5: what sending without the screen says when the wallet cannot pay. */
+export const SOLANA_INSUFFICIENT_FUNDS =
+  'Solana wallet has insufficient funds for this transaction.'
+
+/** The app's Solana clusters (`solanaClusters`, default mainnet-beta). */
+export const appSolanaClusters = (host: LatchkeyConfig): readonly SolanaCluster[] =>
+  host.solanaClusters?.length ? host.solanaClusters : DEFAULT_SOLANA_CLUSTERS
+
+/**
+ * The cluster called `name` among the app's, else the first; one the app did
+ * not configure is UNSUPPORTED_CHAIN, before anything is signed.
+ */
+export function findSolanaCluster(
+  clusters: readonly SolanaCluster[],
+  name?: string,
+): SolanaCluster {
+  const cluster = name === undefined ? clusters[0] : clusters.find((c) => c.name === name)
+  if (!cluster)
+    throw new LatchkeyError(
+      'UNSUPPORTED_CHAIN',
+      `Solana cluster ${name} is not in the app's solanaClusters.`,
+      { details: { cluster: name } },
+    )
+  return cluster
+}
+
+const PUBLIC_CLUSTERS = new Set(['devnet', 'testnet'])
+
+/**
+ * A page of explorer.solana.com for a signature (`tx/…`) or an address
+ * (`address/…`): mainnet-beta without a cluster parameter, devnet and
+ * testnet by name, any other cluster (a local ledger) as a custom one at its
+ * RPC URL.
+ *
+ * @example
+ * solanaExplorerUrl({ name: 'devnet', rpcUrl }, `tx/${signature}`)
+ * // 'https://explorer.solana.com/tx/<signature>?cluster=devnet'
+ */
+export function solanaExplorerUrl(
+  cluster: SolanaCluster,
+  path: `tx/${string}` | `address/${string}`,
+): string {
+  const page = `https://explorer.solana.com/${path}`
+  if (cluster.name === 'mainnet-beta') return page
+  if (PUBLIC_CLUSTERS.has(cluster.name)) return `${page}?cluster=${cluster.name}`
+  return `${page}?cluster=custom&customUrl=${encodeURIComponent(cluster.rpcUrl)}`
+}
+
+export interface SolanaTransactionRequestParameters {
+  cluster: SolanaCluster
+  /** The wire transaction (legacy or v0) as the app built it. */
+  transaction: Uint8Array
+  mode: 'send' | 'sign'
+  uiOptions: TransactionUiOptions
+}
+
+/**
+ * What the Solana confirm screen runs for `wallet` (spec 03 "Solana
+ * transaction confirm"): prepare (fee, balance, decoded instructions, the
+ * funds check), refresh (a new recent blockhash for 'Retry transaction') and
+ * submit — signed in the enclave, then in mode 'send' sent and confirmed.
+ */
+export function solanaTransactionRequest(
+  instance: LatchkeyInstance,
+  wallet: EmbeddedWalletAccount,
+  { cluster, transaction, mode, uiOptions }: SolanaTransactionRequestParameters,
+): SolanaTransactionRequest {
+  let rpc: Promise<SolanaClient> | undefined
+  const client = () => {
+    rpc ??= solana().then((s) => s.createSolanaClient(cluster.rpcUrl))
+    return rpc
+  }
+  const sign = (wire: Uint8Array) => signSolanaTransaction(instance.client, wallet, wire)
+  return {
+    screen: 'solana-transaction',
+    mode,
+    address: wallet.address,
+    cluster,
+    transaction,
+    uiOptions,
+    async prepare(wire) {
+      const [s, node] = await Promise.all([solana(), client()])
+      return s.prepareSolanaTransaction({ rpc: node, wallet: wallet.address, transaction: wire })
+    },
+    async refresh(wire) {
+      const [s, node] = await Promise.all([solana(), client()])
+      return s.refreshBlockhash(node, wire)
+    },
+    async submit(wire): Promise<SolanaStepResult> {
+      if (mode === 'sign') return { signedTransaction: await sign(wire) }
+      const [s, node] = await Promise.all([solana(), client()])
+      const sent = await s.sendSolanaTransaction({ rpc: node, transaction: wire, sign })
+      return { signedTransaction: sent.transaction, signature: sent.signature, fees: sent.fees }
+    },
+    explorerUrl: (signature) => solanaExplorerUrl(cluster, `tx/${signature}`),
+    ...recoveryHandlers(instance, wallet),
+  }
+}
+
+/**
+ * Runs a Solana transaction request: on the confirm screen, or at once when
+ * the app turned wallet UIs off for the call — then, when sending, a wallet
+ * without the funds fails with INSUFFICIENT_BALANCE before anything is
+ * signed (spec 03 §5), and a wallet that needs the user to recover it on
+ * this device opens the connect-wallet screen first.
+ */
+export async function requestSolanaTransaction(
+  instance: LatchkeyInstance,
+  request: SolanaTransactionRequest,
+): Promise<SolanaStepResult> {
+  if (request.uiOptions.showWalletUIs !== false) return instance.openWalletScreen(request)
+  if (request.mode === 'send') {
+    const prepared = await request.prepare(request.transaction)
+    if (!prepared.hasFunds)
+      throw new LatchkeyError('INSUFFICIENT_BALANCE', SOLANA_INSUFFICIENT_FUNDS, {
+        details: { balance: prepared.balance, fee: prepared.fee },
+      })
+  }
+  try {
+    return await request.submit(request.transaction)
+  } catch (error) {
+    if (!(error instanceof LatchkeyError && error.code === 'RECOVERY_REQUIRED' && request.recovery))
+      throw error
+    await openConnectWallet(instance, request.recovery)
+    return request.submit(request.transaction)
+  }
+}
+
+/** What the Solana transaction hooks take. */
+export interface SolanaTransactionParameters {
+  /** The wire transaction (legacy or v0, e.g. @solana/kit's `getTransactionEncoder().encode(tx)`). */
+  transaction: Uint8Array
+  /** Which embedded Solana wallet signs. Default: the user's first. */
+  address?: string
+  /** One of the app's `solanaClusters`, by name. Default: the first. */
+  cluster?: string
+  /** Wording overrides, 'Not now', or no screen at all (`showWalletUIs: false`). */
+  uiOptions?: TransactionUiOptions
+}
+
+/** Resolves the wallet and the cluster, then runs the request (screen or not). */
+export async function runSolanaTransaction(
+  instance: LatchkeyInstance,
+  { transaction, address, cluster, uiOptions }: SolanaTransactionParameters,
+  mode: 'send' | 'sign',
+): Promise<SolanaStepResult> {
+  if (!(transaction instanceof Uint8Array) || transaction.length === 0)
+    throw new LatchkeyError('INVALID_TRANSACTION_REQUEST')
+  const wallet = signingWallet(instance, 'solana', address)
+  const clusters = appSolanaClusters(instance.getUiState().hostConfig)
+  return requestSolanaTransaction(
+    instance,
+    solanaTransactionRequest(instance, wallet, {
+      cluster: findSolanaCluster(clusters, cluster),
+      transaction,
+      mode,
+      uiOptions: uiOptions ?? {},
+    }),
+  )
+}

@@ -1,0 +1,139 @@
+import type { PreparedSolanaTransaction } from '@latchkey/core/solana'
+import type {
+  DecodedEthereumTransaction,
+  EthereumTransactionInput,
+  PreparedEthereumTransaction,
+  TokenInfo,
+  TransactionScanResult,
+} from '@latchkey/core/transactions'
+import type { Chain, Hex, TransactionReceipt } from 'viem'
+import type { ConnectWalletStep } from './wallet-requests.ts'
+
+// The transaction screens' requests (spec 03 "Ethereum transaction confirm",
+// "Solana transaction confirm"), beside wallet-requests.ts and, like it,
+// importing no hook, store or screen.
+
+/**
+ * Spec 03 §3 "uiOptions" of a transaction: wording overrides, 'Not now', or
+ * no screen at all.
+ */
+export interface TransactionUiOptions {
+  /** False sends (or signs) at once, without the confirm screen. Default true. */
+  showWalletUIs?: boolean
+  /** Shown under the title. */
+  description?: string
+  /** The submit button. Default 'Approve' ('Continue' before the last step). */
+  buttonText?: string
+  /** The title becomes 'Approve {action}'; `title` replaces it altogether. */
+  transactionInfo?: {
+    title?: string
+    action?: string
+    contractInfo?: { name?: string; url?: string }
+  }
+  /** The receipt's title and line. Default 'Transaction complete!' / "You're all set." */
+  successHeader?: string
+  successDescription?: string
+  /** Offer 'Not now'. Default false (the close button is always there). */
+  isCancellable?: boolean
+}
+
+/** What the confirm screen learns about a step before the user approves it. */
+export interface EthereumStepPreview {
+  decoded: DecodedEthereumTransaction
+  /** The contract called, when the call is a token's. */
+  token: TokenInfo | null
+}
+
+/**
+ * The scan row's state: an app's scanner, or the built-in simulation
+ * through the node's `eth_simulateV1`; `unsupported` when the node lacks it
+ * (the screen says so plainly), `failed` with 'Transaction scan failed',
+ * 'Simulation failed' or 'No tokens found' (the preview falls back to plain).
+ */
+export type EthereumScanOutcome =
+  | { status: 'completed'; source: 'app' | 'simulation'; result: TransactionScanResult }
+  | { status: 'failed'; source: 'app' | 'simulation'; message: string }
+  | { status: 'unsupported'; reason: string }
+
+/** One step's outcome: a hash and receipt when sent, the signed transaction when signed only. */
+export interface EthereumStepResult {
+  hash?: Hex
+  receipt?: TransactionReceipt
+  signedTransaction?: Hex
+}
+
+/**
+ * Spec 03 "Ethereum transaction confirm": one request, or several (multi-step:
+ * '(n / m)', 'Continue' until the last, then 'Approve'). The screen only
+ * renders; core does the work through these functions.
+ */
+export interface EthereumTransactionRequest {
+  screen: 'ethereum-transaction'
+  /** 'send' waits for the receipt; 'sign' succeeds 1.4 s after signing (spec 03 §4). */
+  mode: 'send' | 'sign'
+  address: string
+  chain: Chain
+  requests: EthereumTransactionInput[]
+  uiOptions: TransactionUiOptions
+  /** Decodes a step and reads its token contract (symbol, decimals, kind). */
+  preview(input: EthereumTransactionInput): Promise<EthereumStepPreview>
+  /** Gas, fees, nonce and the funds check. `freshNonce` after a retry of a broadcast step. */
+  prepare(input: EthereumTransactionInput): Promise<PreparedEthereumTransaction>
+  /** The app's scanner, else the built-in simulation. */
+  scan(prepared: PreparedEthereumTransaction): Promise<EthereumScanOutcome>
+  /** Signs in the enclave, then (mode 'send') broadcasts and waits for the receipt. */
+  submit(prepared: PreparedEthereumTransaction): Promise<EthereumStepResult>
+  /** 'Add funds' (funding enabled): opens funding for `amount` wei. Absent: the button is disabled. */
+  addFunds?: (amount: bigint) => Promise<void>
+  /** The gas is paid by the app (a paymaster): 'Sponsored' instead of the fee. */
+  sponsored?: boolean
+  /** The explorer page of a transaction hash, when the chain has an explorer. */
+  explorerUrl(hash: Hex): string | null
+  entropyId: string
+  /** Signing needs a password or cloud consent on a new device: the connect-wallet screen, then on. */
+  recovery?: ConnectWalletStep
+}
+
+/** A Solana cluster the app sends on (spec 03 §9: mainnet-beta, devnet, testnet). */
+export interface SolanaCluster {
+  /** 'mainnet-beta', 'devnet', 'testnet', or the app's own (a local ledger). */
+  name: string
+  rpcUrl: string
+}
+
+/** One Solana transaction's outcome: the signed wire bytes, and when sent its signature and fees. */
+export interface SolanaStepResult {
+  signedTransaction: Uint8Array
+  /** base58; set when sent. */
+  signature?: string
+  fees?: bigint
+}
+
+/**
+ * Spec 03 "Solana transaction confirm": rows Amount, Swap, Network,
+ * Estimated fee and 'Advanced' (the instructions); the receipt 'Transaction
+ * signed!' (sign only) or 'Transaction complete!' with Total, Fees and To.
+ * The screen only renders; core does the work through these functions.
+ */
+export interface SolanaTransactionRequest {
+  screen: 'solana-transaction'
+  /** 'send' signs, sends and confirms; 'sign' only signs. */
+  mode: 'send' | 'sign'
+  address: string
+  cluster: SolanaCluster
+  /** The wire transaction (legacy or v0) as the app built it. */
+  transaction: Uint8Array
+  uiOptions: TransactionUiOptions
+  /** Fee, balance, decoded instructions, the funds check. */
+  prepare(transaction: Uint8Array): Promise<PreparedSolanaTransaction>
+  /** 'Retry transaction': the same transaction with a fresh recent blockhash. */
+  refresh(transaction: Uint8Array): Promise<Uint8Array>
+  /** Signs in the enclave; in mode 'send', sends and waits for confirmation. */
+  submit(transaction: Uint8Array): Promise<SolanaStepResult>
+  /** 'Add funds' (funding enabled) for `lamports`; absent: the button is disabled. */
+  addFunds?: (lamports: bigint) => Promise<void>
+  /** The explorer page of a signature on this cluster. */
+  explorerUrl(signature: string): string
+  entropyId: string
+  recovery?: ConnectWalletStep
+}
