@@ -35,15 +35,19 @@ export interface EthereumTransactionCall {
 }
 
 export interface EthereumProviderOptions {
-  /** Chain id reported by eth_chainId until wallet_switchEthereumChain (default: the first chain's, else 1). */
-  chainId?: number
+  /**
+   * Chain id reported by eth_chainId until wallet_switchEthereumChain
+   * (default: the first chain's, else 1); a function is read until then.
+   */
+  chainId?: number | (() => number)
   /**
    * The app's chains (viem chain objects). Transactions go to the current
    * chain's RPC URL; switching to, or sending on, another chain fails
    * (4902 / UNSUPPORTED_CHAIN). Read-only calls (eth_call, eth_getBalance…)
    * are answered by the current chain's node. Default: none (signing only).
+   * A function is read on each call (the app's configuration may change).
    */
-  chains?: readonly Chain[]
+  chains?: readonly Chain[] | (() => readonly Chain[])
   /**
    * Runs a transaction call instead of sending it at once: the React
    * provider opens the confirm screen here. Answers the hash (send) or the
@@ -92,8 +96,14 @@ export function createEmbeddedEthereumProvider(
   options: EthereumProviderOptions = {},
 ): EmbeddedEthereumProvider {
   if (wallet.chainType !== 'ethereum') throw new LatchkeyError('UNSUPPORTED_METHOD')
-  const chains = options.chains ?? []
-  let chainId = options.chainId ?? chains[0]?.id ?? 1
+  const appChains = () =>
+    (typeof options.chains === 'function' ? options.chains() : options.chains) ?? []
+  let switched: number | undefined
+  const currentChainId = () =>
+    switched ??
+    (typeof options.chainId === 'function' ? options.chainId() : options.chainId) ??
+    appChains()[0]?.id ??
+    1
   const sameAddress = (value: unknown) =>
     typeof value === 'string' && value.toLowerCase() === wallet.address.toLowerCase()
 
@@ -116,18 +126,19 @@ export function createEmbeddedEthereumProvider(
         case 'eth_requestAccounts':
           return [wallet.address]
         case 'eth_chainId':
-          return `0x${chainId.toString(16)}`
+          return `0x${currentChainId().toString(16)}`
         case 'wallet_switchEthereumChain': {
           const id = (list[0] as { chainId?: unknown } | undefined)?.chainId
           if (typeof id !== 'string' || !isHex(id))
             throw new ProviderRpcError(-32602, 'wallet_switchEthereumChain needs { chainId: hex }')
           const next = Number.parseInt(id, 16)
+          const chains = appChains()
           if (chains.length > 0 && !chains.some((c) => c.id === next))
             throw new ProviderRpcError(
               providerErrors.unrecognizedChain.code,
               `Chain ID ${next} is not supported by this app.`,
             )
-          chainId = next
+          switched = next
           return null
         }
         case 'eth_sendTransaction':
@@ -138,7 +149,7 @@ export function createEmbeddedEthereumProvider(
           const input = normalizeEthereumRequest(raw)
           // Chain access loads on first use: the modal's first chunk stays small.
           const { findChain } = await import('../transactions/ethereum/chain-client.ts')
-          const chain = findChain(chains, input.chainId ?? chainId)
+          const chain = findChain(appChains(), input.chainId ?? currentChainId())
           if (options.onTransaction) return options.onTransaction({ method, input, chain })
           const send = await import('./sendEthereumTransaction.ts')
           if (method === 'eth_signTransaction')
@@ -162,7 +173,7 @@ export function createEmbeddedEthereumProvider(
           return sign({ method, params: [wallet.address, json] })
         }
         default: {
-          const chain = chains.find((c) => c.id === chainId)
+          const chain = appChains().find((c) => c.id === currentChainId())
           if (chain && READ_METHODS.has(method)) {
             const { chainClient } = await import('../transactions/ethereum/chain-client.ts')
             return chainClient(chain).request({ method, params } as never)

@@ -14,7 +14,7 @@ import type {
   EthereumTransactionRequest,
   TransactionUiOptions,
 } from '../transaction-requests.ts'
-import { openConnectWallet, recoveryHandlers, signingWallet } from './signing.ts'
+import { openConnectWallet, recoveryHandlers, transactionWallet } from './signing.ts'
 
 // Chain access, decoding and simulation load with the first transaction: the
 // modal's first chunk does not carry them.
@@ -180,7 +180,7 @@ export async function runEthereumTransaction(
 ) {
   const requests = Array.isArray(request) ? request : [request]
   if (requests.length === 0) throw new LatchkeyError('INVALID_TRANSACTION_REQUEST')
-  const wallet = signingWallet(instance, 'ethereum', options.address)
+  const wallet = transactionWallet(instance, 'ethereum', options.address)
   const { chains, defaultChain } = appChains(instance.getUiState().hostConfig)
   const { findChain, normalizeEthereumRequest } = await transactions()
   const inputs = requests.map((r) => normalizeEthereumRequest(r))

@@ -153,3 +153,28 @@ export function recoveryMethodOf(error: LatchkeyError): RecoveryMethod | null {
   const details = error.details as { recovery_method?: RecoveryMethod } | undefined
   return details?.recovery_method ?? null
 }
+
+/**
+ * The embedded wallet a transaction is sent from: as {@link signingWallet},
+ * but a missing wallet is spec 03's EMBEDDED_WALLET_NOT_FOUND — 'No wallet
+ * found for address', or on Solana, for a named address, 'Cannot
+ * sendSolanaTransaction before embedded wallet {address} is connected'.
+ */
+export function transactionWallet(
+  instance: LatchkeyInstance,
+  chainType: 'ethereum' | 'solana',
+  address?: string,
+): EmbeddedWalletAccount {
+  try {
+    return signingWallet(instance, chainType, address)
+  } catch (error) {
+    if (!(error instanceof LatchkeyError && error.code === 'WALLET_NOT_FOUND')) throw error
+    throw new LatchkeyError(
+      'EMBEDDED_WALLET_NOT_FOUND',
+      chainType === 'solana' && address
+        ? `Cannot sendSolanaTransaction before embedded wallet ${address} is connected`
+        : undefined,
+      { details: { address: address ?? null, chainType } },
+    )
+  }
+}

@@ -8,7 +8,7 @@ import type {
   SolanaTransactionRequest,
   TransactionUiOptions,
 } from '../transaction-requests.ts'
-import { openConnectWallet, recoveryHandlers, signingWallet } from './signing.ts'
+import { openConnectWallet, recoveryHandlers, transactionWallet } from './signing.ts'
 
 // @solana/kit and the decoders load with the first Solana transaction: the
 // modal's first chunk (and apps that never send on Solana) do not carry them.
@@ -162,7 +162,7 @@ export async function runSolanaTransaction(
 ): Promise<SolanaStepResult> {
   if (!(transaction instanceof Uint8Array) || transaction.length === 0)
     throw new LatchkeyError('INVALID_TRANSACTION_REQUEST')
-  const wallet = signingWallet(instance, 'solana', address)
+  const wallet = transactionWallet(instance, 'solana', address)
   const clusters = appSolanaClusters(instance.getUiState().hostConfig)
   return requestSolanaTransaction(
     instance,

@@ -51,6 +51,8 @@ export interface ConnectedEthereumWallet {
   recovery: WalletRecovery
   /** The wallet's EIP-1193 provider; signing happens in the enclave. */
   getEthereumProvider(): EmbeddedEthereumProvider
+  /** Switches the provider to one of the app's `chains` (4902 for another). */
+  switchChain(chainId: number): Promise<void>
 }
 
 export interface ConnectedSolanaWallet {
@@ -90,10 +92,11 @@ const recoveryOf = (wallet: EmbeddedWalletAccount): WalletRecovery => ({
  * `eth_sendTransaction` / `eth_signTransaction` open the confirm screen.
  */
 function embeddedProvider(instance: LatchkeyInstance, wallet: EmbeddedWalletAccount) {
-  const { chains, defaultChain } = appChains(instance.getUiState().hostConfig)
+  // Read on each call: the app's configuration can change after the wallet list is built.
+  const config = () => appChains(instance.getUiState().hostConfig)
   return createEmbeddedEthereumProvider(instance.client, wallet, {
-    chains,
-    chainId: defaultChain.id,
+    chains: () => config().chains,
+    chainId: () => config().defaultChain.id,
     async onTransaction({ method, input, chain }) {
       const mode = method === 'eth_sendTransaction' ? 'send' : 'sign'
       const request = ethereumTransactionRequest(instance, wallet, {
@@ -148,8 +151,10 @@ export function useWallets(): {
   const external = useExternalWallets('ethereum')
   const embedded = useMemo(
     () =>
-      embeddedWallets(session.user, 'ethereum').map(
-        (wallet): ConnectedEthereumWallet => ({
+      embeddedWallets(session.user, 'ethereum').map((wallet): ConnectedEthereumWallet => {
+        // One provider per wallet: switchChain and the provider share the current chain.
+        const provider = embeddedProvider(instance, wallet)
+        return {
           type: 'ethereum',
           address: wallet.address,
           walletIndex: wallet.walletIndex,
@@ -157,9 +162,16 @@ export function useWallets(): {
           walletClientType: 'latchkey',
           connectorType: 'embedded',
           recovery: recoveryOf(wallet),
-          getEthereumProvider: () => embeddedProvider(instance, wallet),
-        }),
-      ),
+          getEthereumProvider: () => provider,
+          switchChain: async (chainId) => {
+            const hex = `0x${chainId.toString(16)}`
+            await provider.request({
+              method: 'wallet_switchEthereumChain',
+              params: [{ chainId: hex }],
+            })
+          },
+        }
+      }),
     [instance, session.user],
   )
   const wallets = useMemo(() => [...embedded, ...external], [embedded, external])

@@ -152,7 +152,21 @@ describe('Solana transaction hooks', () => {
     expect(instance.getUiState().requested).toBe(false)
     cleanup()
     const ethereumOnly = setup(undefined, ['ethereum'])
-    expect(await code(ethereumOnly.hooks.sign({ transaction: WIRE }))).toBe('WALLET_NOT_FOUND')
+    expect(await code(ethereumOnly.hooks.sign({ transaction: WIRE }))).toBe(
+      'EMBEDDED_WALLET_NOT_FOUND',
+    )
+    // Spec 03 §8: a named wallet that is not this user's embedded one.
+    const named = await outcome(
+      ethereumOnly.hooks.send({
+        transaction: WIRE,
+        address: 'So11111111111111111111111111111111111111112',
+      }),
+    )
+    expect((named as { error: LatchkeyError }).error).toMatchObject({
+      code: 'EMBEDDED_WALLET_NOT_FOUND',
+      message:
+        'Cannot sendSolanaTransaction before embedded wallet So11111111111111111111111111111111111111112 is connected',
+    })
   })
 })
 
