@@ -1,4 +1,6 @@
+import { transactionErrorMessages } from './error-catalogue-transactions.ts'
 import type { ErrorCode } from './error-codes.ts'
+import type { UserMessage } from './user-message.ts'
 
 /*
  * The user-facing catalogue of spec 01 §8 (and spec 02, 03), keyed by the
@@ -8,18 +10,7 @@ import type { ErrorCode } from './error-codes.ts'
  * only where the spec dictates it (errors.test.ts holds every code to that).
  */
 
-/** What a user sees for an error: a title and, where the spec gives one, a detail line. */
-export interface UserMessage {
-  title: string
-  detail?: string
-  /** The spec marks these as worth a "Retry"/"Try again" button. */
-  retryable?: boolean
-  /**
-   * Spec 01 §8: the user sees the server's own message for this code (the
-   * server words it for users); `title` is shown only when the server sent none.
-   */
-  fromServer?: boolean
-}
+export type { UserMessage }
 
 /** The spec's user-facing wording (spec 01 §5, §8), keyed by error code. */
 export const errorMessages: Record<ErrorCode, UserMessage> = {
@@ -354,39 +345,8 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   },
   // Spec 01 §5: the supported chain list must be non-empty and hold the default chain.
   INVALID_CHAINS: { title: 'The chains list must be non-empty and include the default chain' },
-  // Spec 03 §8 "Transactions".
-  EMBEDDED_WALLET_NOT_FOUND: { title: 'No wallet found for address' },
-  UNABLE_TO_SIGN: { title: 'No embedded or connected wallet found for address.' },
-  UNKNOWN_CONNECT_WALLET_ERROR: { title: 'Unable to connect to wallet', retryable: true },
-  // Not the spec's words for Ethereum (it gives only the Solana one): both chains say it alike.
-  INSUFFICIENT_BALANCE: { title: 'Wallet has insufficient funds for this transaction.' },
-  // Not the spec's words: its Solana fallback 'Something went wrong.' is used only when a failed
-  // Solana transaction's logs say nothing better (core solanaErrorMessage).
-  TRANSACTION_FAILURE: {
-    title: 'The transaction could not be completed',
-    detail: 'Please try again.',
-    retryable: true,
-  },
-  TRANSACTION_REVERTED: {
-    title: 'Transaction failed',
-    detail: 'Please try again.',
-    retryable: true,
-  },
-  TRANSACTION_PREPARE_FAILED: {
-    title:
-      'There was an error preparing your transaction. Your transaction request will likely fail.',
-  },
-  TRANSACTION_PREPARE_ERROR: {
-    title: 'There was an issue preparing your transaction',
-    retryable: true,
-  },
-  TRANSACTION_SIGN_FAILED: {
-    title: 'Failed to sign transaction',
-    detail: 'An error has occurred, please try again.',
-    retryable: true,
-  },
-  INVALID_TRANSACTION_REQUEST: { title: 'Invalid transaction request' },
-  REQUEST_TIMEOUT: { title: 'Request timeout', retryable: true },
+  // Spec 03 §8 "Transactions": error-catalogue-transactions.ts.
+  ...transactionErrorMessages,
 }
 
 /**

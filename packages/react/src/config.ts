@@ -15,7 +15,7 @@ import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 import type { LoginOptions } from './instance.ts'
 import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing.ts'
-import type { SolanaCluster } from './transaction-requests.ts'
+import type { SolanaCluster } from './solana-clusters.ts'
 
 export type { LandingEntry }
 
@@ -156,26 +156,6 @@ export interface LatchkeyConfig {
 export type UserOwnedRecoveryMethod = 'user-passcode' | 'google-drive' | 'icloud'
 
 /** Spec 03 §9 "Solana clusters": the cluster a Solana transaction uses when the app names none. */
-export const DEFAULT_SOLANA_CLUSTERS: readonly SolanaCluster[] = [
-  { name: 'mainnet-beta', rpcUrl: 'https://api.mainnet-beta.solana.com' },
-]
-
-const SOLANA_CLUSTER_LABELS: Record<string, string> = {
-  'mainnet-beta': 'Solana',
-  devnet: 'Devnet',
-  testnet: 'Testnet',
-}
-
-/**
- * A Solana cluster's name as the screens show it (spec 03 §9: labels
- * Solana, Devnet, Testnet); an app's own cluster keeps its name.
- *
- * @example
- * solanaClusterLabel('mainnet-beta') // 'Solana'
- * solanaClusterLabel('localnet') // 'localnet'
- */
-export const solanaClusterLabel = (name: string): string => SOLANA_CLUSTER_LABELS[name] ?? name
-
 /** `embeddedWallets.mode` (spec 01 §3). */
 export type EmbeddedWalletMode = AppConfig['embedded_wallet_config']['mode']
 const SERVER_WALLETS_ONLY = 'user-controlled-server-wallets-only'

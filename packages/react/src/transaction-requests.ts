@@ -7,11 +7,14 @@ import type {
   TransactionScanResult,
 } from '@latchkey/core/transactions'
 import type { Chain, Hex, TransactionReceipt } from 'viem'
-import type { ConnectWalletStep } from './wallet-requests.ts'
+import type { ConnectWalletStep } from './connect-wallet-step.ts'
+import type { SolanaCluster } from './solana-clusters.ts'
 
 // The transaction screens' requests (spec 03 "Ethereum transaction confirm",
 // "Solana transaction confirm"), beside wallet-requests.ts and, like it,
 // importing no hook, store or screen.
+
+export type { SolanaCluster }
 
 /**
  * Spec 03 §3 "uiOptions" of a transaction: wording overrides, 'Not now', or
@@ -92,13 +95,6 @@ export interface EthereumTransactionRequest {
   entropyId: string
   /** Signing needs a password or cloud consent on a new device: the connect-wallet screen, then on. */
   recovery?: ConnectWalletStep
-}
-
-/** A Solana cluster the app sends on (spec 03 §9: mainnet-beta, devnet, testnet). */
-export interface SolanaCluster {
-  /** 'mainnet-beta', 'devnet', 'testnet', or the app's own (a local ledger). */
-  name: string
-  rpcUrl: string
 }
 
 /** One Solana transaction's outcome: the signed wire bytes, and when sent its signature and fees. */

@@ -1,6 +1,7 @@
 import { type EmbeddedWalletAccount, LatchkeyError, signSolanaTransaction } from '@latchkey/core'
 import type { SolanaClient } from '@latchkey/core/solana'
-import { DEFAULT_SOLANA_CLUSTERS, type LatchkeyConfig } from '../config.ts'
+import type { LatchkeyConfig } from '../config.ts'
+import { DEFAULT_SOLANA_CLUSTERS } from '../solana-clusters.ts'
 import type { LatchkeyInstance } from '../store.ts'
 import type {
   SolanaCluster,

@@ -1,7 +1,7 @@
-import { errorMessages } from '@latchkey/protocol/errors'
 import type { EthereumTransactionRequest } from '../../transaction-requests.ts'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
+import { ConfirmActions } from './ConfirmActions.tsx'
 import { EthereumRows } from './EthereumRows.tsx'
 import { nativeText, submitText, transactionTitle } from './ethereum-display.ts'
 import { PrepareWarning } from './PrepareWarning.tsx'
@@ -38,7 +38,6 @@ export function EthereumConfirmView({
         : offerFunds
           ? 'Add funds'
           : submitText(uiOptions, flow.isLast)
-  const notice = flow.notice ? errorMessages[flow.notice] : null
 
   return (
     <ScreenLayout title={title} subtitle={uiOptions.description}>
@@ -67,37 +66,27 @@ export function EthereumConfirmView({
           {step.prepareError && (
             <PrepareWarning error={step.prepareError} onRetry={flow.reprepare} />
           )}
-          {flow.needsFunds && !request.addFunds && (
-            <p className="lk-tx-note">Add funds on {chain.name} to complete transaction.</p>
-          )}
-          {notice && (
-            <p className="lk-alert" role="alert">
-              {notice.title}
-            </p>
-          )}
         </>
       )}
-      <div className="lk-actions">
-        <button
-          type="button"
-          className="lk-btn lk-btn-primary"
-          disabled={offerFunds ? status !== 'idle' : !flow.canSubmit}
-          aria-busy={status === 'submitting' || status === 'funding'}
-          onClick={() => void (offerFunds ? flow.addFunds() : flow.submit())}
-        >
-          {buttonText}
-        </button>
-        {uiOptions.isCancellable && (
-          <button
-            type="button"
-            className="lk-btn lk-btn-secondary"
-            disabled={status === 'submitting' || status === 'success'}
-            onClick={onCancel}
-          >
-            Not now
-          </button>
-        )}
-      </div>
+      <ConfirmActions
+        fundsNote={
+          flow.needsFunds && !request.addFunds
+            ? `Add funds on ${chain.name} to complete transaction.`
+            : null
+        }
+        notice={flow.notice}
+        buttonText={buttonText}
+        offerFunds={offerFunds}
+        enabled={offerFunds ? status === 'idle' : flow.canSubmit}
+        busy={status === 'submitting' || status === 'funding'}
+        onSubmit={() => void flow.submit()}
+        onAddFunds={() => void flow.addFunds()}
+        cancel={
+          uiOptions.isCancellable
+            ? { onCancel, disabled: status === 'submitting' || status === 'success' }
+            : null
+        }
+      />
       {status === 'success' && (
         <p className="lk-visually-hidden" role="status">
           Transaction signed

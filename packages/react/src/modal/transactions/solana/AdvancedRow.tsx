@@ -1,6 +1,5 @@
 import type { SolanaInstruction } from '@latchkey/core/solana'
-import { useId, useState } from 'react'
-import { ChevronDownIcon } from '../../components/icons.tsx'
+import { Disclosure } from '../rows/Disclosure.tsx'
 import { instructionSummary } from './solana-display.ts'
 
 /**
@@ -9,21 +8,9 @@ import { instructionSummary } from './solana-display.ts'
  * program and discriminator.
  */
 export function AdvancedRow({ instructions }: { instructions: readonly SolanaInstruction[] }) {
-  const [open, setOpen] = useState(false)
-  const id = useId()
   return (
-    <div className="lk-tx-more">
-      <button
-        type="button"
-        className="lk-tx-more-toggle"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen((value) => !value)}
-      >
-        Advanced
-        <ChevronDownIcon />
-      </button>
-      {open && (
+    <Disclosure label="Advanced">
+      {(id) => (
         <ol
           className="lk-details lk-stack"
           id={id}
@@ -44,6 +31,6 @@ export function AdvancedRow({ instructions }: { instructions: readonly SolanaIns
           })}
         </ol>
       )}
-    </div>
+    </Disclosure>
   )
 }

@@ -1,7 +1,7 @@
-import { errorMessages } from '@latchkey/protocol/errors'
 import type { SolanaTransactionRequest } from '../../../transaction-requests.ts'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
 import { Spinner } from '../../components/Spinner.tsx'
+import { ConfirmActions } from '../ConfirmActions.tsx'
 import { submitText, transactionTitle } from '../ethereum-display.ts'
 import { PrepareWarning } from '../PrepareWarning.tsx'
 import { WalletCard } from '../WalletCard.tsx'
@@ -35,7 +35,6 @@ export function SolanaConfirmView({
       : offerFunds
         ? 'Add funds'
         : submitText(uiOptions, true)
-  const notice = flow.notice ? errorMessages[flow.notice] : null
 
   return (
     <ScreenLayout title={transactionTitle(uiOptions, null, 0, 1)} subtitle={uiOptions.description}>
@@ -58,37 +57,23 @@ export function SolanaConfirmView({
           {flow.prepareError && (
             <PrepareWarning error={flow.prepareError} onRetry={flow.reprepare} />
           )}
-          {flow.needsFunds && !request.addFunds && (
-            <p className="lk-tx-note">Add funds on Solana to complete transaction.</p>
-          )}
-          {notice && (
-            <p className="lk-alert" role="alert">
-              {notice.title}
-            </p>
-          )}
         </>
       )}
-      <div className="lk-actions">
-        <button
-          type="button"
-          className="lk-btn lk-btn-primary"
-          disabled={offerFunds ? status !== 'idle' : !flow.canSubmit}
-          aria-busy={status === 'submitting' || status === 'funding'}
-          onClick={() => void (offerFunds ? flow.addFunds() : flow.submit())}
-        >
-          {buttonText}
-        </button>
-        {uiOptions.isCancellable && (
-          <button
-            type="button"
-            className="lk-btn lk-btn-secondary"
-            disabled={status === 'submitting'}
-            onClick={onCancel}
-          >
-            Not now
-          </button>
-        )}
-      </div>
+      <ConfirmActions
+        fundsNote={
+          flow.needsFunds && !request.addFunds
+            ? 'Add funds on Solana to complete transaction.'
+            : null
+        }
+        notice={flow.notice}
+        buttonText={buttonText}
+        offerFunds={offerFunds}
+        enabled={offerFunds ? status === 'idle' : flow.canSubmit}
+        busy={status === 'submitting' || status === 'funding'}
+        onSubmit={() => void flow.submit()}
+        onAddFunds={() => void flow.addFunds()}
+        cancel={uiOptions.isCancellable ? { onCancel, disabled: status === 'submitting' } : null}
+      />
     </ScreenLayout>
   )
 }

@@ -1,6 +1,6 @@
 import type { PreparedSolanaTransaction } from '@latchkey/core/solana'
-import { solanaClusterLabel } from '../../../config.ts'
 import { solanaExplorerUrl } from '../../../hooks/solana-transactions.ts'
+import { solanaClusterLabel } from '../../../solana-clusters.ts'
 import type { SolanaCluster } from '../../../transaction-requests.ts'
 import { Row } from '../rows/Row.tsx'
 import {
