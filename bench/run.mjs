@@ -1,5 +1,6 @@
 // `npm run bench`: bundle size and server throughput, side by side in one run.
 import { measureBundle } from './bundle.mjs'
+import { measureConfirmScreen } from './confirm-screen.mjs'
 import { measureEnclave } from './enclave.mjs'
 import { measureServer } from './server.mjs'
 
@@ -7,6 +8,7 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
 const bundle = await measureBundle()
 const server = await measureServer()
 const enclave = await measureEnclave()
+const confirm = await measureConfirmScreen()
 
 const rows = [
   [
@@ -67,6 +69,8 @@ const rows = [
     '',
     null,
   ],
+  ['Send ETH: request → confirm screen ready (median)', `${confirm.confirmReadyMs} ms`, '', null],
+  ['  confirm → receipt on Anvil (median)', `${confirm.confirmToReceiptMs} ms`, '', null],
   ['Solana transaction, enclave signature (median)', `${enclave.solanaSignMs} ms`, '', null],
   [
     '  non-2xx or errors refresh / email auth',
