@@ -150,6 +150,46 @@ describe('Ethereum transactions from the embedded wallet', () => {
     ).toBe(2n ** 256n - 1n)
   })
 
+  it('runs a multi-step request: "(1 / 2)" and Continue, then "(2 / 2)" and Approve; both land in order', async () => {
+    const page = await (await browser.newContext()).newPage()
+    const address = await logIn(page)
+    await click(page, 'Get 10 test ETH')
+    await result(page, 'Funded')
+    let dialog = await click(page, 'Mint 100 TUSD')
+    await approve(dialog)
+    await dialog.getByRole('button', { name: 'All Done' }).click()
+    await result(page, 'TUSD minted')
+
+    dialog = await click(page, 'Approve and send 1 TUSD')
+    await dialog
+      .getByRole('heading', { name: 'Confirm address (1 / 2)' })
+      .waitFor({ timeout: 30_000 })
+    const next = dialog.getByRole('button', { name: 'Continue', exact: true })
+    await expect.poll(() => next.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await next.click()
+    await dialog
+      .getByRole('heading', { name: 'Confirm transaction (2 / 2)' })
+      .waitFor({ timeout: 30_000 })
+    await screenshot(page, 'transaction-step-2')
+    await approve(dialog)
+    await dialog.getByRole('button', { name: 'All Done' }).click()
+    const hashes = (await result(page, 'Two steps sent')).split(' ') as `0x${string}`[]
+    expect(hashes).toHaveLength(2)
+    const [first, second] = await Promise.all(
+      hashes.map((hash) => chain.getTransactionReceipt({ hash })),
+    )
+    expect([first?.status, second?.status]).toEqual(['success', 'success'])
+    expect(first!.blockNumber <= second!.blockNumber).toBe(true)
+    expect(
+      await chain.readContract({
+        address: tokens.erc20.address,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [address],
+      }),
+    ).toBe(99_000_000n)
+  })
+
   it('without the funds: Approve is disabled under "Add funds on Foundry to complete transaction."; closing sends nothing (4001)', async () => {
     const page = await (await browser.newContext()).newPage()
     const address = await logIn(page)

@@ -175,6 +175,25 @@ export function SendPanel() {
       eth && erc20 !== null,
     ],
     [
+      // A multi-step request: '(1 / 2)' with 'Continue', then '(2 / 2)' with 'Approve'.
+      'Approve and send 1 TUSD',
+      () =>
+        run('Two steps sent', async () => {
+          const token = erc20 as `0x${string}`
+          const call = (functionName: 'approve' | 'transfer', amount: bigint) => ({
+            chainId,
+            to: token,
+            data: encodeFunctionData({ abi: erc20Abi, functionName, args: [RECIPIENT, amount] }),
+          })
+          const { steps } = await sendTransaction([
+            call('approve', parseUnits('1', 6)),
+            call('transfer', parseUnits('1', 6)),
+          ])
+          return steps.map((step) => step.hash).join(' ')
+        }),
+      eth && erc20 !== null,
+    ],
+    [
       'Approve NFT collection',
       () =>
         send(
