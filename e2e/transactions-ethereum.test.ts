@@ -76,12 +76,17 @@ async function approve(dialog: Locator) {
 }
 
 describe('Ethereum transactions from the embedded wallet', () => {
-  it('sends ETH: the confirm screen, the enclave signs, the receipt; the chain agrees', async () => {
-    const page = await (await browser.newContext()).newPage()
-    const address = await logIn(page)
+  // One user for these, funded once (each login costs seconds); in order.
+  let page: Page
+  let address: `0x${string}`
+  beforeAll(async () => {
+    page = await (await browser.newContext()).newPage()
+    address = await logIn(page)
     await click(page, 'Get 10 test ETH')
     await result(page, 'Funded')
+  }, 60_000)
 
+  it('sends ETH: the confirm screen, the enclave signs, the receipt; the chain agrees', async () => {
     const before = await chain.getBalance({ address: RECIPIENT })
     const dialog = await click(page, 'Send ETH')
     await dialog.getByRole('heading', { name: 'Confirm transaction' }).waitFor({ timeout: 30_000 })
@@ -110,11 +115,6 @@ describe('Ethereum transactions from the embedded wallet', () => {
   })
 
   it('decodes token calls: mint, then an unlimited approval shows "Maximum" under "Confirm address"', async () => {
-    const page = await (await browser.newContext()).newPage()
-    const address = await logIn(page)
-    await click(page, 'Get 10 test ETH')
-    await result(page, 'Funded')
-
     let dialog = await click(page, 'Mint 100 TUSD')
     await dialog.getByRole('heading', { name: 'Confirm transaction' }).waitFor({ timeout: 30_000 })
     await expect
@@ -151,16 +151,8 @@ describe('Ethereum transactions from the embedded wallet', () => {
   })
 
   it('runs a multi-step request: "(1 / 2)" and Continue, then "(2 / 2)" and Approve; both land in order', async () => {
-    const page = await (await browser.newContext()).newPage()
-    const address = await logIn(page)
-    await click(page, 'Get 10 test ETH')
-    await result(page, 'Funded')
-    let dialog = await click(page, 'Mint 100 TUSD')
-    await approve(dialog)
-    await dialog.getByRole('button', { name: 'All Done' }).click()
-    await result(page, 'TUSD minted')
-
-    dialog = await click(page, 'Approve and send 1 TUSD')
+    // The user minted 100 TUSD in the test before.
+    const dialog = await click(page, 'Approve and send 1 TUSD')
     await dialog
       .getByRole('heading', { name: 'Confirm address (1 / 2)' })
       .waitFor({ timeout: 30_000 })
@@ -190,6 +182,21 @@ describe('Ethereum transactions from the embedded wallet', () => {
     ).toBe(99_000_000n)
   })
 
+  it('signs a transaction without sending it: the signature recovers to the wallet, the nonce is unused', async () => {
+    const nonce = await chain.getTransactionCount({ address })
+    const dialog = await click(page, 'Sign transaction only')
+    await approve(dialog)
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+    const signed = (await result(page, 'Signed')) as `0x${string}`
+    const { recoverTransactionAddress } = await import('viem')
+    expect(
+      (await recoverTransactionAddress({ serializedTransaction: signed as never })).toLowerCase(),
+    ).toBe(address.toLowerCase())
+    expect(await chain.getTransactionCount({ address })).toBe(nonce)
+  })
+})
+
+describe('a wallet without the funds', () => {
   it('without the funds: Approve is disabled under "Add funds on Foundry to complete transaction."; closing sends nothing (4001)', async () => {
     const page = await (await browser.newContext()).newPage()
     const address = await logIn(page)
@@ -205,22 +212,6 @@ describe('Ethereum transactions from the embedded wallet', () => {
       .getByTestId('send-error')
       .filter({ hasText: 'Nothing sent: the dialog was closed.' })
       .waitFor()
-    expect(await chain.getTransactionCount({ address })).toBe(0)
-  })
-
-  it('signs a transaction without sending it: the signature recovers to the wallet, the nonce is unused', async () => {
-    const page = await (await browser.newContext()).newPage()
-    const address = await logIn(page)
-    await click(page, 'Get 10 test ETH')
-    await result(page, 'Funded')
-    const dialog = await click(page, 'Sign transaction only')
-    await approve(dialog)
-    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
-    const signed = (await result(page, 'Signed')) as `0x${string}`
-    const { recoverTransactionAddress } = await import('viem')
-    expect(
-      (await recoverTransactionAddress({ serializedTransaction: signed as never })).toLowerCase(),
-    ).toBe(address.toLowerCase())
     expect(await chain.getTransactionCount({ address })).toBe(0)
   })
 })
