@@ -35,4 +35,8 @@ export const transactionErrorMessages = {
   },
   INVALID_TRANSACTION_REQUEST: { title: 'Invalid transaction request' },
   REQUEST_TIMEOUT: { title: 'Request timeout', retryable: true },
+  // Prices: never shown on a screen (spec 03 §7: no fiat price is shown), worded for logs and hosts.
+  PRICES_NOT_CONFIGURED: { title: 'This server has no token price source configured' },
+  UNKNOWN_TOKEN: { title: 'No price is known for this token' },
+  PRICE_UNAVAILABLE: { title: 'The token price could not be fetched', retryable: true },
 } satisfies Partial<Record<ErrorCode, UserMessage>>

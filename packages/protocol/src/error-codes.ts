@@ -189,6 +189,13 @@ export const ErrorCode = {
   TRANSACTION_SIGN_FAILED: 'TRANSACTION_SIGN_FAILED',
   INVALID_TRANSACTION_REQUEST: 'INVALID_TRANSACTION_REQUEST',
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  // Prices (spec 03 §7 "Prices and tokens"); the screens then show no dollar value.
+  /** The server has no price source (LATCHKEY_PRICE_API_URL unset). */
+  PRICES_NOT_CONFIGURED: 'PRICES_NOT_CONFIGURED',
+  /** A symbol the server's price table does not list. */
+  UNKNOWN_TOKEN: 'UNKNOWN_TOKEN',
+  /** The price source failed or did not price the token. */
+  PRICE_UNAVAILABLE: 'PRICE_UNAVAILABLE',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

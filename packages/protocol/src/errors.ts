@@ -107,6 +107,11 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   TRANSFER_INPUTS_MISSING: 400,
   TRANSFER_NOT_ALLOWED: 400,
   TRANSFER_EXPIRED: 400,
+  // 404: no price here (prices off, or a symbol outside the table); asking again will not help.
+  PRICES_NOT_CONFIGURED: 404,
+  UNKNOWN_TOKEN: 404,
+  // 424: the price source failed; not retried by the client (the server remembers it for 60 s).
+  PRICE_UNAVAILABLE: 424,
   UNAUTHORIZED: 401,
   ENCLAVE_PROOF_INVALID: 401,
   INVALID_REFRESH_TOKEN: 401,

@@ -93,5 +93,7 @@ export const routes = {
   mfaPasskeyEnroll: '/api/v1/mfa/passkey/enroll',
   /** Ends this session's MFA verification window (spec 02 §7 "clear MFA"). */
   mfaClear: '/api/v1/mfa/clear',
+  /** A token's USD price by chain and symbol (spec 03 §7 "Prices and tokens"; docs/transactions.md). */
+  tokenPrice: '/api/v1/token_price',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

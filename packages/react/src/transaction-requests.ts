@@ -90,6 +90,12 @@ export interface EthereumTransactionRequest {
   addFunds?: (amount: bigint) => Promise<void>
   /** The gas is paid by the app (a paymaster): 'Sponsored' instead of the fee. */
   sponsored?: boolean
+  /**
+   * The USD price of the chain's native currency (spec 03 §7), asked once
+   * per screen for the dollar values of native amounts; null: none shown.
+   * Absent on test and local chains, whose coins are worth nothing.
+   */
+  usdPrice?: () => Promise<number | null>
   /** The explorer page of a transaction hash, when the chain has an explorer. */
   explorerUrl(hash: Hex): string | null
   entropyId: string
@@ -128,6 +134,11 @@ export interface SolanaTransactionRequest {
   submit(transaction: Uint8Array): Promise<SolanaStepResult>
   /** 'Add funds' (funding enabled) for `lamports`; absent: the button is disabled. */
   addFunds?: (lamports: bigint) => Promise<void>
+  /**
+   * SOL's USD price (spec 03 §7: chain 0, symbol SOL), asked once per
+   * screen; null: no dollar values. Absent off mainnet-beta.
+   */
+  usdPrice?: () => Promise<number | null>
   /** The explorer page of a signature on this cluster. */
   explorerUrl(signature: string): string
   entropyId: string

@@ -1,6 +1,7 @@
 import { CODE_RESEND_COOLDOWN_MS } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
 import type { EmailSender } from './adapters/email/types.ts'
+import { type CoinGeckoOptions, coinGeckoOptionsFromEnv } from './adapters/prices/coingecko.ts'
 import type { TwilioOptions } from './adapters/sms/twilio.ts'
 import type { SmsSender } from './adapters/sms/types.ts'
 import type { OAuthOptions } from './auth/oauth/providers.ts'
@@ -41,6 +42,8 @@ export interface RateLimitOptions {
   cloudConsentsPerUser: RateLimitRule
   /** Telegram authenticate/link calls from one IP (default 30 per minute). */
   telegramAuthPerIp: RateLimitRule
+  /** Token price lookups from one IP, across apps (default 120 per minute). */
+  tokenPricesPerIp: RateLimitRule
 }
 
 export interface SessionOptions {
@@ -205,6 +208,8 @@ export interface LatchkeyServerOptions {
   farcaster?: Partial<FarcasterOptions>
   /** Captcha verification (docs/captcha.md): Turnstile's siteverify endpoint and timeout. */
   captcha?: Partial<CaptchaOptions>
+  /** Token prices from CoinGecko's simple/price API (docs/server.md "Token prices"); unset: off. */
+  prices?: CoinGeckoOptions
 }
 
 /** Where and how long the server asks Cloudflare about a Turnstile token (docs/captcha.md). */
@@ -263,6 +268,7 @@ export const defaultRateLimits: RateLimitOptions = {
   walletKeyRequestsPerIp: { limit: 600, windowMs: 10 * 60_000 },
   cloudConsentsPerUser: { limit: 20, windowMs: 10 * 60_000 },
   telegramAuthPerIp: { limit: 30, windowMs: 60_000 },
+  tokenPricesPerIp: { limit: 120, windowMs: 60_000 },
   codeResendCooldownMs: CODE_RESEND_COOLDOWN_MS,
 }
 
@@ -345,6 +351,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     cloudRecovery: { google, icloud },
     twilio: twilioFromEnv(env),
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),
+    prices: coinGeckoOptionsFromEnv(env),
     farcaster: {
       ...(env.LATCHKEY_FARCASTER_RELAY_URL ? { relayUrl: env.LATCHKEY_FARCASTER_RELAY_URL } : {}),
       ...(env.LATCHKEY_OPTIMISM_RPC_URL ? { optimismRpcUrl: env.LATCHKEY_OPTIMISM_RPC_URL } : {}),

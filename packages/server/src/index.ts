@@ -10,6 +10,7 @@
 
 export { SmtpEmailSender } from './adapters/email/smtp.ts'
 export type { EmailMessage, EmailSender } from './adapters/email/types.ts'
+export type { CoinGeckoOptions } from './adapters/prices/coingecko.ts'
 export { type TwilioOptions, TwilioSmsSender } from './adapters/sms/twilio.ts'
 export type { SmsChannel, SmsMessage, SmsSender } from './adapters/sms/types.ts'
 export type { CredentialProvider, ProviderCredentials } from './apps/credentials.ts'

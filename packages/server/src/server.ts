@@ -61,6 +61,8 @@ import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from 
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
 import { mfaRoutes } from './mfa/routes.ts'
+import { tokenPriceRoute } from './prices/routes.ts'
+import { createTokenPrices } from './prices/service.ts'
 import { chooseRateLimiter } from './rate-limit/choose.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
@@ -235,6 +237,7 @@ export async function createLatchkeyServer(
       email,
       sms,
       apps: new AppCache(db, now),
+      prices: createTokenPrices(options, logger, now),
       now,
       logger,
     }
@@ -276,6 +279,7 @@ export async function createLatchkeyServer(
       ...mfaRoutes,
       analyticsEventRoute,
       ...captchaRoutes,
+      tokenPriceRoute,
       ...(devMailbox ? [devMailboxRoute] : []),
       ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]

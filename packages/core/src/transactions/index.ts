@@ -1,5 +1,6 @@
 // `@latchkey/core/transactions`: Ethereum transactions (prepare, decode,
-// simulate, send) and the amount formatting the confirm screens use.
+// simulate, send), the amount formatting the confirm screens use, and
+// token prices.
 // Solana's live in `@latchkey/core/solana`, so an app that sends only on
 // Ethereum does not load Solana's libraries.
 export {
@@ -38,3 +39,8 @@ export type {
   TransactionScanResult,
 } from './ethereum/types.ts'
 export { formatNativeAmount, formatTokenAmount, formatUsd } from './format.ts'
+export {
+  type GetTokenPriceParameters,
+  type GetTokenPriceReturnType,
+  getTokenPrice,
+} from './prices.ts'

@@ -32,6 +32,17 @@ export function explorerTxUrl(chain: Chain, hash: string): string | null {
   return base ? `${base.replace(/\/+$/, '')}/tx/${hash}` : null
 }
 
+// Anvil, Hardhat and Foundry (31337) and viem's `localhost` (1337): like test
+// networks (`chain.testnet`), their coins are worth nothing.
+const LOCAL_CHAIN_IDS = new Set([31337, 1337])
+
+/**
+ * Whether the confirm screen prices `chain`'s native currency: not on a test
+ * or local chain, where a mainnet price would misstate what is at stake.
+ */
+export const pricesNativeCurrency = (chain: Chain): boolean =>
+  chain.testnet !== true && !LOCAL_CHAIN_IDS.has(chain.id)
+
 /**
  * Spec 03 §5: a scan with no asset in or out, or a failed simulation, is a
  * failure and the preview falls back to plain; a Malicious or Warning
@@ -68,7 +79,8 @@ export interface EthereumTransactionRequestParameters {
  * What the confirm screen runs for `wallet` (spec 03 "Ethereum transaction
  * confirm"): decode and read the token, prepare (gas, fees, funds), scan
  * (the app's scanner, else the built-in `eth_simulateV1` simulation), and
- * submit — signed in the enclave, then sent and its receipt awaited.
+ * submit — signed in the enclave, then sent and its receipt awaited; and the
+ * native currency's USD price from the Latchkey server (spec 03 §7).
  */
 export function ethereumTransactionRequest(
   instance: LatchkeyInstance,
@@ -133,6 +145,13 @@ export function ethereumTransactionRequest(
       return t.sendPreparedEthereumTransaction({ client: t.chainClient(chain), prepared, sign })
     },
     explorerUrl: (hash) => explorerTxUrl(chain, hash),
+    ...(pricesNativeCurrency(chain) && {
+      usdPrice: async () =>
+        (await transactions()).getTokenPrice(client, {
+          chainId: chain.id,
+          tokenSymbol: chain.nativeCurrency.symbol,
+        }),
+    }),
     ...recoveryHandlers(instance, wallet),
   }
 }

@@ -75,7 +75,8 @@ export interface SolanaTransactionRequestParameters {
  * What the Solana confirm screen runs for `wallet` (spec 03 "Solana
  * transaction confirm"): prepare (fee, balance, decoded instructions, the
  * funds check), refresh (a new recent blockhash for 'Retry transaction') and
- * submit — signed in the enclave, then in mode 'send' sent and confirmed.
+ * submit — signed in the enclave, then in mode 'send' sent and confirmed;
+ * on mainnet-beta also SOL's USD price from the Latchkey server.
  */
 export function solanaTransactionRequest(
   instance: LatchkeyInstance,
@@ -110,6 +111,14 @@ export function solanaTransactionRequest(
       return { signedTransaction: sent.transaction, signature: sent.signature, fees: sent.fees }
     },
     explorerUrl: (signature) => solanaExplorerUrl(cluster, `tx/${signature}`),
+    // Spec 03 §7: chain 0 with symbol SOL is Solana. Devnet, testnet and local SOL are worth nothing.
+    ...(cluster.name === 'mainnet-beta' && {
+      usdPrice: async () =>
+        (await import('@latchkey/core/transactions')).getTokenPrice(instance.client, {
+          chainId: 0,
+          tokenSymbol: 'SOL',
+        }),
+    }),
     ...recoveryHandlers(instance, wallet),
   }
 }

@@ -15,6 +15,7 @@ import type {
 } from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
+import type { TokenPrices } from '../prices/service.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
 import type { KeyStore } from '../sessions/keys.ts'
 
@@ -60,6 +61,8 @@ export interface Services {
   /** SMS/WhatsApp delivery (Twilio, the dev outbox, or a refusing sender). */
   sms: SmsSender
   apps: AppCache
+  /** Token prices (prices/service.ts); null when no price source is configured. */
+  prices: TokenPrices | null
   now: () => number
   logger: Logger
 }

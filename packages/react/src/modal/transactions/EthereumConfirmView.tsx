@@ -56,6 +56,7 @@ export function EthereumConfirmView({
             input={load.input}
             step={step}
             sponsored={request.sponsored}
+            usdPrice={flow.usdPrice}
           />
           <ScanStatus scan={step.scan} onDetails={flow.showScanDetails} />
           <ScanWarning

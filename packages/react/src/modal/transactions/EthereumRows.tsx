@@ -1,6 +1,6 @@
 import type { EthereumTransactionInput } from '@latchkey/core/transactions'
 import type { Chain } from 'viem'
-import { approvalText, nativeText, scanDiffs, tokenText } from './ethereum-display.ts'
+import { approvalText, nativeText, scanDiffs, tokenText, usdValue } from './ethereum-display.ts'
 import { SpenderRow, TokenAddressRow, ToRow } from './rows/AddressRows.tsx'
 import { AmountRow } from './rows/AmountRow.tsx'
 import { ReceiveRow, SendRow } from './rows/AssetChangeRows.tsx'
@@ -13,6 +13,8 @@ export interface EthereumRowsProps {
   input: EthereumTransactionInput
   step: EthereumStepState
   sponsored?: boolean
+  /** The native currency's USD price (spec 03 §7); null: no dollar values but the scan's. */
+  usdPrice?: number | null
 }
 
 /**
@@ -20,9 +22,16 @@ export interface EthereumRowsProps {
  * (the scan's asset changes), Amount or Approval amount, Spender, To, Token
  * address, Network, Estimated fee (or 'Sponsored'), then Details. With asset
  * changes from the scan, Send / Receive say what moves and Amount is left
- * out (an approval's amount stays: it moves nothing).
+ * out (an approval's amount stays: it moves nothing). Native amounts carry
+ * their dollar value at `usdPrice`; token amounts only the scan's.
  */
-export function EthereumRows({ chain, input, step, sponsored }: EthereumRowsProps) {
+export function EthereumRows({
+  chain,
+  input,
+  step,
+  sponsored,
+  usdPrice = null,
+}: EthereumRowsProps) {
   const { preview, prepared } = step
   const decoded = preview?.decoded
   const token = preview?.token ?? null
@@ -36,7 +45,7 @@ export function EthereumRows({ chain, input, step, sponsored }: EthereumRowsProp
   const spender = decoded?.spender ?? decoded?.operator
   const recipient = isTokenCall ? decoded?.transferTo : to
 
-  let amount: { label?: 'Approval amount'; text: string } | null = null
+  let amount: { label?: 'Approval amount'; text: string; usd?: string } | null = null
   if (isApproval) {
     if (decoded.isErc20Ish && decoded.amount !== undefined)
       amount = { label: 'Approval amount', text: approvalText(decoded.amount, token) }
@@ -47,20 +56,24 @@ export function EthereumRows({ chain, input, step, sponsored }: EthereumRowsProp
           ? tokenText(decoded.amount, token)
           : `${decoded.amount}${token?.symbol ? ` ${token.symbol}` : ''}`,
       }
-    else if (!isTokenCall && (value > 0n || !isCall)) amount = { text: nativeText(value, chain) }
+    else if (!isTokenCall && (value > 0n || !isCall))
+      amount = {
+        text: nativeText(value, chain),
+        usd: usdValue(value, chain.nativeCurrency.decimals, usdPrice),
+      }
   }
 
   return (
     <>
       <dl className="lk-tx-rows">
-        <SendRow diffs={diffs} chain={chain} />
-        <ReceiveRow diffs={diffs} chain={chain} />
-        {amount && <AmountRow label={amount.label} amount={amount.text} />}
+        <SendRow diffs={diffs} chain={chain} usdPrice={usdPrice} />
+        <ReceiveRow diffs={diffs} chain={chain} usdPrice={usdPrice} />
+        {amount && <AmountRow label={amount.label} amount={amount.text} usd={amount.usd} />}
         {isApproval && spender && <SpenderRow address={spender} chain={chain} />}
         {!isApproval && recipient && <ToRow address={recipient} chain={chain} />}
         {isTokenCall && to && <TokenAddressRow address={to} chain={chain} />}
         <NetworkRow chain={chain} />
-        {prepared && <FeeRow prepared={prepared} sponsored={sponsored} />}
+        {prepared && <FeeRow prepared={prepared} sponsored={sponsored} usdPrice={usdPrice} />}
       </dl>
       {isCall && (
         <DetailsRow functionName={decoded?.functionName} args={decoded?.args ?? []} data={data} />

@@ -7,7 +7,7 @@ import {
   isUnlimitedApproval,
   type TokenInfo,
 } from '@latchkey/core/transactions'
-import type { Chain } from 'viem'
+import { type Chain, formatUnits } from 'viem'
 import type { TransactionUiOptions } from '../../transaction-requests.ts'
 import type { ScanState } from './useEthereumStep.ts'
 
@@ -56,6 +56,24 @@ const withSymbol = (amount: string, symbol?: string) => (symbol ? `${amount} ${s
 export const nativeText = (amount: bigint, chain: Chain): string =>
   withSymbol(formatNativeAmount(amount, chain.nativeCurrency.decimals), chain.nativeCurrency.symbol)
 
+/**
+ * The dollar value of a native amount at `usdPrice` per whole coin (spec 03
+ * §9 "USD display": '$1,234.57', '<$0.01'); undefined without a price. The
+ * amount goes through its decimal string, so a wei amount past 2^53 keeps
+ * its leading digits; the product is a display value, never arithmetic.
+ *
+ * @example
+ * usdValue(parseEther('0.5'), 18, 3012.5) // '$1,506.25'
+ */
+export function usdValue(
+  amount: bigint,
+  decimals: number,
+  usdPrice: number | null,
+): string | undefined {
+  if (usdPrice === null) return undefined
+  return formatUsd(Number(formatUnits(amount, decimals)) * usdPrice)
+}
+
 /** An ERC-20 amount with its symbol: '1.5 USDC' (spec 03 §9 adaptive precision). */
 export const tokenText = (amount: bigint, token: TokenInfo | null): string =>
   withSymbol(formatTokenAmount(amount, token?.decimals ?? DEFAULT_TOKEN_DECIMALS), token?.symbol)
@@ -83,19 +101,25 @@ export function scanVerdict(scan: ScanState) {
 
 export interface AssetChangeText {
   amount: string
-  /** Spec 03 §9 "USD display", from the scan's `usd_price` (the value of this change); none without it. */
+  /**
+   * Spec 03 §9 "USD display", from the scan's `usd_price` (the value of this
+   * change); without it, a native change at the screen's price; else none.
+   */
   usd?: string
 }
 
 /**
  * One side (what leaves, or what enters the wallet) of an asset's change:
  * fungible amounts are summed ('0.5 ETH', '12 USDC'); NFTs list their ids.
- * Null when nothing moves on that side.
+ * Null when nothing moves on that side. The scan's own `usd_price` wins;
+ * `nativeUsdPrice` prices only the native currency (a token's symbol is
+ * whatever its contract says, so it is never priced by symbol).
  */
 export function assetChangeText(
   diff: AssetDiff,
   side: 'in' | 'out',
   chain: Chain,
+  nativeUsdPrice: number | null = null,
 ): AssetChangeText | null {
   const entries = diff[side]
   if (entries.length === 0) return null
@@ -103,13 +127,16 @@ export function assetChangeText(
   const label = asset.symbol ?? asset.name
   const total = entries.reduce((sum, entry) => sum + entry.value, 0n)
   const prices = entries.map((entry) => entry.usd_price)
+  const nativeDecimals = asset.decimals ?? chain.nativeCurrency.decimals
   const usd = prices.every((price) => typeof price === 'number')
     ? formatUsd((prices as number[]).reduce((sum, price) => sum + price, 0))
-    : undefined
+    : asset.type === 'NATIVE'
+      ? usdValue(total, nativeDecimals, nativeUsdPrice)
+      : undefined
   let amount: string
   if (asset.type === 'NATIVE')
     amount = withSymbol(
-      formatNativeAmount(total, asset.decimals ?? chain.nativeCurrency.decimals),
+      formatNativeAmount(total, nativeDecimals),
       label ?? chain.nativeCurrency.symbol,
     )
   else if (asset.type === 'ERC20')

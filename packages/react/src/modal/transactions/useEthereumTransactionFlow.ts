@@ -8,6 +8,7 @@ import type { EthereumStepResult, EthereumTransactionRequest } from '../../trans
 import { scanVerdict } from './ethereum-display.ts'
 import { type TransactionFailure, transactionFailure } from './transaction-failure.ts'
 import { type EthereumStepState, type StepLoad, useEthereumStep } from './useEthereumStep.ts'
+import { useUsdPrice } from './useUsdPrice.ts'
 
 export type EthereumTransactionView =
   | { view: 'confirm' }
@@ -44,6 +45,8 @@ export function useEthereumTransactionFlow(
     seq: 0,
   }))
   const step: EthereumStepState = useEthereumStep(request, load)
+  // Once per screen, not per step: every step is on the same chain.
+  const usdPrice = useUsdPrice(request.usdPrice)
   const [view, setView] = useState<EthereumTransactionView>({ view: 'confirm' })
   const [status, setStatus] = useState<'idle' | 'submitting' | 'funding' | 'success'>('idle')
   const [notice, setNotice] = useState<ErrorCode | null>(null)
@@ -149,6 +152,8 @@ export function useEthereumTransactionFlow(
     total,
     isLast,
     step,
+    /** The native currency's USD price (spec 03 §7); null: no dollar values but the scan's. */
+    usdPrice,
     view,
     status,
     notice,

@@ -16,6 +16,7 @@ export {
   type FakeCloudKitRecord,
   startFakeCloudKit,
 } from './cloudkit.ts'
+export { type FakeCoinGecko, type FakeCoinGeckoOptions, startFakeCoinGecko } from './coingecko.ts'
 export {
   DRIVE_APPDATA_SCOPE,
   type FakeGoogle,

@@ -6,12 +6,19 @@ import { AmountValue, Row } from './Row.tsx'
 interface AssetChangeRowsProps {
   diffs: AssetDiff[]
   chain: Chain
+  /** The native currency's USD price, for a native change the scan did not price. */
+  usdPrice?: number | null
 }
 
-function AssetChangeRows({ diffs, chain, side }: AssetChangeRowsProps & { side: 'in' | 'out' }) {
+function AssetChangeRows({
+  diffs,
+  chain,
+  usdPrice = null,
+  side,
+}: AssetChangeRowsProps & { side: 'in' | 'out' }) {
   const label = side === 'out' ? 'Send' : 'Receive'
   return diffs.map((diff) => {
-    const change = assetChangeText(diff, side, chain)
+    const change = assetChangeText(diff, side, chain, usdPrice)
     if (!change) return null
     const key = `${side}-${diff.asset.type}-${diff.asset.address ?? diff.asset.symbol ?? ''}`
     return (

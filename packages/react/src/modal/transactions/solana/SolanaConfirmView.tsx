@@ -50,7 +50,12 @@ export function SolanaConfirmView({
         <>
           {prepared && (
             <>
-              <SolanaRows address={request.address} cluster={request.cluster} prepared={prepared} />
+              <SolanaRows
+                address={request.address}
+                cluster={request.cluster}
+                prepared={prepared}
+                usdPrice={flow.usdPrice}
+              />
               <AdvancedRow instructions={prepared.instructions} />
             </>
           )}

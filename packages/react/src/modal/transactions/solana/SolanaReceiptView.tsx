@@ -8,9 +8,9 @@ import { CheckIcon } from '../../components/icons.tsx'
 import { ScreenLayout } from '../../components/ScreenLayout.tsx'
 import { StatusIcon } from '../../components/StatusIcon.tsx'
 import { HashRow } from '../HashRow.tsx'
-import { Row } from '../rows/Row.tsx'
+import { AmountValue, Row } from '../rows/Row.tsx'
 import { SolanaAddress } from './SolanaRows.tsx'
-import { firstRecipient, lamportsSent, solText } from './solana-display.ts'
+import { firstRecipient, lamportsSent, solText, solUsd } from './solana-display.ts'
 
 export interface SolanaReceiptViewProps {
   mode: 'send' | 'sign'
@@ -19,6 +19,8 @@ export interface SolanaReceiptViewProps {
   uiOptions: TransactionUiOptions
   prepared: PreparedSolanaTransaction
   result: SolanaStepResult
+  /** SOL's USD price (spec 03 §7); null: no dollar values. */
+  usdPrice?: number | null
   explorerUrl(signature: string): string
   onDone(): void
 }
@@ -26,9 +28,10 @@ export interface SolanaReceiptViewProps {
 /**
  * Spec 03 "Solana transaction confirm" receipt: 'Transaction complete!'
  * (sent) or 'Transaction signed!' (signed only), or the app's
- * `successHeader`; rows Total (the SOL sent plus the fee), Fees (what the
- * ledger charged; the estimate when only signed) and To; a sent
- * transaction's signature with copy and explorer link; 'All Done'.
+ * `successHeader`; rows Total (the SOL sent plus the fee) and Fees (what the
+ * ledger charged; the estimate when only signed), each with its dollar value
+ * when SOL has a price, and To; a sent transaction's signature with copy and
+ * explorer link; 'All Done'.
  */
 export function SolanaReceiptView({
   mode,
@@ -37,6 +40,7 @@ export function SolanaReceiptView({
   uiOptions,
   prepared,
   result,
+  usdPrice = null,
   explorerUrl,
   onDone,
 }: SolanaReceiptViewProps) {
@@ -56,8 +60,12 @@ export function SolanaReceiptView({
       }
     >
       <dl className="lk-tx-rows">
-        <Row label="Total">{solText(total)}</Row>
-        <Row label="Fees">{solText(fees)}</Row>
+        <Row label="Total">
+          <AmountValue amount={solText(total)} usd={solUsd(total, usdPrice)} />
+        </Row>
+        <Row label="Fees">
+          <AmountValue amount={solText(fees)} usd={solUsd(fees, usdPrice)} />
+        </Row>
         {to && (
           <Row label="To">
             <SolanaAddress address={to} cluster={cluster} />

@@ -67,6 +67,7 @@ export function SolanaTransactionScreen({
         uiOptions={request.uiOptions}
         prepared={flow.prepared}
         result={view.result}
+        usdPrice={flow.usdPrice}
         explorerUrl={request.explorerUrl}
         onDone={onDone}
       />

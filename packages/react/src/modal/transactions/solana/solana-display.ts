@@ -1,6 +1,6 @@
 import type { SolanaInstruction } from '@latchkey/core/solana'
 import { formatNativeAmount, formatTokenAmount } from '@latchkey/core/transactions'
-import { shortHex } from '../ethereum-display.ts'
+import { shortHex, usdValue } from '../ethereum-display.ts'
 
 // What the Solana confirm screen writes, as plain functions of the decoded
 // instructions: the rows only place these strings.
@@ -13,6 +13,10 @@ const WRAPPED_SOL_MINT = 'So11111111111111111111111111111111111111112'
 /** Lamports as SOL: '0.5 SOL' (spec 03 §9: native amounts up to 6 decimals). */
 export const solText = (lamports: bigint): string =>
   `${formatNativeAmount(lamports, SOL_DECIMALS)} SOL`
+
+/** The dollar value of `lamports` at `usdPrice` per SOL (spec 03 §9); undefined without a price. */
+export const solUsd = (lamports: bigint, usdPrice: number | null): string | undefined =>
+  usdValue(lamports, SOL_DECIMALS, usdPrice)
 
 /** Base58 in short form: 'So1ana…1111'. */
 export const shortAddress = shortHex

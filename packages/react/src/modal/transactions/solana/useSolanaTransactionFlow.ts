@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react'
 import { recoveryMethodOf } from '../../../hooks/signing.ts'
 import type { SolanaStepResult, SolanaTransactionRequest } from '../../../transaction-requests.ts'
 import type { TransactionFailure } from '../transaction-failure.ts'
+import { useUsdPrice } from '../useUsdPrice.ts'
 import { lamportsSent } from './solana-display.ts'
 import { solanaFailure } from './solana-failure.ts'
 
@@ -63,6 +64,7 @@ export function useSolanaTransactionFlow(
   const [notice, setNotice] = useState<ErrorCode | null>(null)
   const exit = useRef(onExitChange)
   exit.current = onExitChange
+  const usdPrice = useUsdPrice(request.usdPrice)
 
   useEffect(() => {
     let live = true
@@ -153,6 +155,8 @@ export function useSolanaTransactionFlow(
     prepared,
     prepareError: preparation.error,
     loading: preparation.loading,
+    /** SOL's USD price (spec 03 §7); null: no dollar values. */
+    usdPrice,
     view,
     status,
     notice,
