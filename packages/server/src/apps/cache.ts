@@ -1,3 +1,4 @@
+import { isValidAppId } from '@latchkey/protocol'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
 import { configuredProvidersOf } from './credentials.ts'
@@ -25,6 +26,9 @@ export class AppCache {
   ) {}
 
   async get(id: string): Promise<AppRecord | null> {
+    // Not an app id (spec 01 §5): nothing to look up, and nothing to cache. PostgreSQL
+    // refuses a NUL in a text parameter with an error (a 500 before this check).
+    if (!isValidAppId(id)) return null
     const now = this.now()
     const hit = this.#entries.get(id)
     if (hit && hit.expiresAt > now) return hit.app
