@@ -1,3 +1,4 @@
+import { operationsErrorMessages } from './error-catalogue-operations.ts'
 import { transactionErrorMessages } from './error-catalogue-transactions.ts'
 import type { ErrorCode } from './error-codes.ts'
 import type { UserMessage } from './user-message.ts'
@@ -347,6 +348,7 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   INVALID_CHAINS: { title: 'The chains list must be non-empty and include the default chain' },
   // Spec 03 §8 "Transactions": error-catalogue-transactions.ts.
   ...transactionErrorMessages,
+  ...operationsErrorMessages,
 }
 
 /**

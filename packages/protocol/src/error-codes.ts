@@ -159,6 +159,8 @@ export const ErrorCode = {
   ALREADY_LOGGED_IN: 'ALREADY_LOGGED_IN',
   NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  /** `GET /ready`: the server is starting or draining, or its database or Redis does not answer (docs/operations.md). */
+  NOT_READY: 'NOT_READY',
   // Client side: external wallets (spec 01 §8 "Wallet"); provider codes map here (core/external/errors.ts)
   WALLET_USER_REJECTED: 'WALLET_USER_REJECTED',
   WALLET_REQUEST_TIMEOUT: 'WALLET_REQUEST_TIMEOUT',

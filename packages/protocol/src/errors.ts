@@ -116,6 +116,8 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   ENCLAVE_PROOF_INVALID: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,
+  // 503: take this node out of rotation; only `GET /ready` answers it (docs/operations.md).
+  NOT_READY: 503,
 }
 
 /**

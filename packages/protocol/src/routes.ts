@@ -16,6 +16,7 @@ export const routes = {
   analyticsEvents: '/api/v1/analytics_events',
   openapi: '/api/v1/openapi.json',
   health: '/health',
+  ready: '/ready',
   devMailbox: '/api/v1/dev/mailbox',
   embeddedWalletsCreate: '/api/v1/embedded_wallets',
   embeddedWalletsAdd: '/api/v1/embedded_wallets/add',

@@ -13,6 +13,7 @@ import {
 } from './apps/credentials.ts'
 import { type AppSettings, createApp, ensureApp, listApps } from './apps/service.ts'
 import { appSettingsCommand } from './cli/app-settings.ts'
+import { backupCommand } from './cli/backup.ts'
 import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
 import { credentialsFromFlags } from './cli/credential-flags.ts'
 import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
@@ -202,13 +203,25 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
     )
     if (running.server.services.config.devMailbox)
       out(`Dev mailbox: ${running.server.services.config.publicUrl}/dev/mailbox`)
-    const stop = async () => {
-      await running.close()
-      process.exit(0)
+    // SIGTERM/SIGINT: drain (docs/operations.md), then exit 0; a second signal ends it at once.
+    const stop = (signal: string) => {
+      err(`${signal}: draining requests in flight, then closing the database`)
+      running.close().then(
+        () => process.exit(0),
+        (error: Error) => {
+          err(`Error while shutting down: ${error.message}`)
+          process.exit(1)
+        },
+      )
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
     return 0
+  }
+
+  if (key === 'backup') {
+    const [file = ''] = positionals
+    return await backupCommand({ location, file, cwd, out, err })
   }
 
   const db = io.db ?? connectDatabase(config.databaseUrl, dataDir).db

@@ -292,6 +292,8 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} }
 export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LatchkeyServerOptions & {
   port: number
   hostname: string
+  /** `LATCHKEY_SHUTDOWN_TIMEOUT_MS`: startServer's drain bound (start.ts). */
+  shutdownTimeoutMs?: number
 } {
   const port = env.PORT ? Number.parseInt(env.PORT, 10) : DEFAULT_PORT
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -326,6 +328,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   const idle = int('LATCHKEY_SESSION_IDLE_MS')
   if (idle !== undefined) sessions.idleLifetimeMs = idle
   const purgeIntervalMs = int('LATCHKEY_PURGE_INTERVAL_MS')
+  const shutdownTimeoutMs = int('LATCHKEY_SHUTDOWN_TIMEOUT_MS')
   const google: NonNullable<CloudRecoveryOptions['google']> = {}
   if (env.LATCHKEY_GOOGLE_AUTHORIZATION_URL)
     google.authorizationUrl = env.LATCHKEY_GOOGLE_AUTHORIZATION_URL
@@ -348,6 +351,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     rateLimits,
     sessions,
     ...(purgeIntervalMs !== undefined ? { purgeIntervalMs } : {}),
+    ...(shutdownTimeoutMs !== undefined ? { shutdownTimeoutMs } : {}),
     cloudRecovery: { google, icloud },
     twilio: twilioFromEnv(env),
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),

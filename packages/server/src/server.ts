@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import {
-  ACCESS_TOKEN_TTL_S,
-  FARCASTER_CHANNEL_TOKEN_HEADER,
-  Header,
-  routes,
-} from '@latchkey/protocol'
+import { ACCESS_TOKEN_TTL_S, routes } from '@latchkey/protocol'
 import { Hono } from 'hono'
 import type { Kysely } from 'kysely'
 import { z } from 'zod'
@@ -55,9 +50,12 @@ import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
+import { cors } from './http/cors.ts'
 import { healthRoute } from './http/health.ts'
 import { resolveOwnOrigins } from './http/own-origins.ts'
+import { type Readiness, readyRoute } from './http/ready.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
 import { mfaRoutes } from './mfa/routes.ts'
@@ -102,19 +100,10 @@ export interface LatchkeyServer {
   setAppProviderCredentials(appId: string, credentials: ProviderCredentials): Promise<void>
   /** Deletes an app's credentials for a provider; true when there were some. */
   deleteAppProviderCredentials(appId: string, provider: CredentialProvider): Promise<boolean>
+  /** From now on `GET /ready` answers 503 (a shutdown drains: start.ts); every other route still serves. */
+  startDraining(): void
   close(): Promise<void>
 }
-
-const ALLOWED_HEADERS = [
-  Header.appId,
-  Header.clientId,
-  Header.analyticsId,
-  Header.client,
-  Header.enclaveKey,
-  'authorization',
-  'content-type',
-  FARCASTER_CHANNEL_TOKEN_HEADER,
-]
 
 /**
  * The master key: given, or — outside production — generated once into
@@ -293,7 +282,8 @@ export async function createLatchkeyServer(
       response: z.record(z.string(), z.unknown()),
       handler: async () => openapi as Record<string, unknown>,
     })
-    definitions.push(openapiRoute, healthRoute(SERVER_VERSION))
+    const readiness: Readiness = { draining: false }
+    definitions.push(openapiRoute, healthRoute(SERVER_VERSION), readyRoute(readiness))
     const openapi = buildOpenApi(definitions, { serverUrl: publicUrl, version: SERVER_VERSION })
 
     const app = new Hono<HonoEnv>()
@@ -333,6 +323,9 @@ export async function createLatchkeyServer(
         services.apps.invalidate(appId)
         return deleted
       },
+      startDraining() {
+        readiness.draining = true
+      },
       async close() {
         for (const close of closers.reverse()) await close().catch(() => {})
         if (ownsDb) await db.destroy()
@@ -342,57 +335,5 @@ export async function createLatchkeyServer(
     for (const close of closers.reverse()) await close().catch(() => {})
     if (ownsDb) await db.destroy().catch(() => {})
     throw error
-  }
-}
-
-function securityHeaders(config: ResolvedConfig) {
-  return async (c: import('hono').Context<HonoEnv>, next: () => Promise<void>) => {
-    await next()
-    const h = c.res.headers
-    h.set('X-Content-Type-Options', 'nosniff')
-    // The API and the dev pages are never framed; the enclave page sets its own
-    // CSP whose frame-ancestors lists the app's origins (security bar 43, 48).
-    if (!h.has('Content-Security-Policy'))
-      h.set('Content-Security-Policy', "frame-ancestors 'none'")
-    const framable = /frame-ancestors (?!'none')/.test(h.get('Content-Security-Policy') ?? '')
-    if (!framable) h.set('X-Frame-Options', 'DENY')
-    h.set('Referrer-Policy', 'no-referrer')
-    if (config.https) h.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains')
-    if (!h.has('Cache-Control') && c.req.path.startsWith('/api/'))
-      h.set('Cache-Control', 'no-store')
-  }
-}
-
-/** CORS that reflects only allowlisted origins (security bar 47). */
-function cors(services: Services) {
-  return async (c: import('hono').Context<HonoEnv>, next: () => Promise<void>) => {
-    const origin = c.req.header('origin')
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
-      // Preflights carry no app id value: allow an origin some app allows; the
-      // real request is then checked against its own app.
-      const headers = new Headers({ Vary: 'Origin' })
-      if (origin && (await services.apps.allOrigins()).has(origin)) {
-        headers.set('Access-Control-Allow-Origin', origin)
-        headers.set('Access-Control-Allow-Credentials', 'true')
-        headers.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
-        headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS.join(', '))
-        headers.set('Access-Control-Max-Age', '600')
-      }
-      c.res = new Response(null, { status: 204, headers })
-      return
-    }
-    await next()
-    c.res.headers.append('Vary', 'Origin')
-    if (!origin) return
-    const app = c.get('app')
-    const allowed = app
-      ? app.allowedOrigins.includes(origin)
-      : (await services.apps.allOrigins()).has(origin)
-    if (allowed) {
-      c.res.headers.set('Access-Control-Allow-Origin', origin)
-      c.res.headers.set('Access-Control-Allow-Credentials', 'true')
-      // A 429's countdown, also in its body's `retry_after` (errors.ts `limited`).
-      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
-    }
   }
 }

@@ -1,4 +1,5 @@
-import { type ServerType, serve } from '@hono/node-server'
+import type { Server } from 'node:http'
+import { serve } from '@hono/node-server'
 import type { LatchkeyServerOptions } from './config.ts'
 import { createLatchkeyServer, type LatchkeyServer } from './server.ts'
 
@@ -7,13 +8,26 @@ export interface StartServerOptions extends LatchkeyServerOptions {
   port?: number
   /** Interface to bind (default 127.0.0.1). */
   hostname?: string
+  /**
+   * On `close()`, how long requests in flight may take to finish before their
+   * connections are cut (default 10 s; env `LATCHKEY_SHUTDOWN_TIMEOUT_MS`).
+   */
+  shutdownTimeoutMs?: number
 }
+
+/** Default drain bound of `close()` (docs/operations.md). */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000
 
 export interface RunningServer {
   /** Where the server listens, e.g. http://127.0.0.1:8787. */
   url: string
   port: number
   server: LatchkeyServer
+  /**
+   * Graceful stop: `/ready` answers 503 at once, the port stops accepting,
+   * idle keep-alive connections close, requests in flight finish (cut after
+   * `shutdownTimeoutMs`), then the database, Redis and timers close.
+   */
   close(): Promise<void>
 }
 
@@ -28,8 +42,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostname = options.hostname ?? '127.0.0.1'
   let latchkey: LatchkeyServer | null = null
   const notReady = () =>
-    new Response(JSON.stringify({ code: 'INTERNAL_ERROR', message: 'Starting' }), { status: 503 })
-  const { server: http, port } = await new Promise<{ server: ServerType; port: number }>(
+    new Response(JSON.stringify({ code: 'NOT_READY', message: 'Not ready: starting' }), {
+      status: 503,
+      headers: { 'content-type': 'application/json' },
+    })
+  const { server: http, port } = await new Promise<{ server: Server; port: number }>(
     (resolve, reject) => {
       const server = serve(
         {
@@ -37,20 +54,35 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           port: options.port ?? 8787,
           hostname,
         },
-        (info) => resolve({ server, port: info.port }),
+        // Plain HTTP/1.1 (no createServer option): a node:http Server.
+        (info) => resolve({ server: server as Server, port: info.port }),
       )
       server.once('error', reject)
     },
   )
-  const closeHttp = () =>
+  let draining = false
+  // While draining, a connection whose request just ended is idle: close it at
+  // once instead of keeping it alive for a request that would never be served.
+  http.on('request', (_request, response) => {
+    response.once('finish', () => {
+      if (draining) setImmediate(() => http.closeIdleConnections())
+    })
+  })
+  const closeHttp = (drainMs: number) =>
     new Promise<void>((resolve) => {
-      http.close(() => resolve())
-      ;(http as { closeAllConnections?: () => void }).closeAllConnections?.()
+      draining = true
+      const cut = setTimeout(() => http.closeAllConnections(), drainMs)
+      cut.unref()
+      http.close(() => {
+        clearTimeout(cut)
+        resolve()
+      })
+      http.closeIdleConnections()
     })
   try {
     latchkey = await createLatchkeyServer({ ...options, port })
   } catch (error) {
-    await closeHttp()
+    await closeHttp(0)
     throw error
   }
   const started = latchkey
@@ -60,7 +92,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     port,
     server: started,
     async close() {
-      await closeHttp()
+      started.startDraining()
+      await closeHttp(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
       await started.close()
     },
   }

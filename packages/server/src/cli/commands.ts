@@ -92,6 +92,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       ...MASTER_KEY_ENV,
       SMTP_URL: 'mail server (default: the dev mailbox)',
       'NODE_ENV=production': 'refuse to start without LATCHKEY_MASTER_KEY and SMTP_URL',
+      LATCHKEY_SHUTDOWN_TIMEOUT_MS:
+        'on SIGTERM/SIGINT, how long requests in flight may finish (default 10000)',
       '…': 'the rest: docs/server.md "Configuration"',
     },
   },
@@ -243,6 +245,18 @@ export const COMMANDS: readonly CommandSpec[] = [
         'account is then used without MFA, after a fresh login, until the user enrolls again. ' +
         'Whoever can log in as the user can then reach the wallet with the login alone, so check ' +
         'who asks, out of band, before running it.',
+    ],
+  },
+  {
+    path: ['backup'],
+    args: ['FILE'],
+    synopsis: 'FILE',
+    summary: 'copy the SQLite database to FILE, safely while the server runs',
+    flags: {},
+    notes: [
+      'An online backup (SQLite backup API): FILE is a consistent copy, replaced only once ' +
+        'complete. To restore, stop the server and put FILE in place of latchkey.sqlite; keep ' +
+        'the master key too. PostgreSQL: use pg_dump (docs/operations.md).',
     ],
   },
   {

@@ -44,6 +44,11 @@ export class RedisRateLimiter implements RateLimiter {
     return value ? Number(value) : 0
   }
 
+  async ping(): Promise<void> {
+    await this.#connect()
+    await this.#client.ping()
+  }
+
   async close(): Promise<void> {
     if (this.#ready) {
       await this.#ready.catch(() => {})

@@ -18,5 +18,7 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>
   /** Current count of `key` in its window, without counting (0 when none). */
   peek(key: string): Promise<number>
+  /** Resolves when the store answers (Redis PING); `GET /ready` calls it. Absent: nothing to ask. */
+  ping?(): Promise<void>
   close?(): Promise<void>
 }
