@@ -17,6 +17,7 @@ import * as m009 from './migrations/009_otp_send_cooldowns.ts'
 import * as m011 from './migrations/011_key_releases.ts'
 import * as m012 from './migrations/012_enclave_keys.ts'
 import * as m013 from './migrations/013_mfa.ts'
+import * as m014 from './migrations/014_one_active_signing_key.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '011_key_releases': m011,
   '012_enclave_keys': m012,
   '013_mfa': m013,
+  '014_one_active_signing_key': m014,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -2,6 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto'
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
 import type { Kysely } from 'kysely'
 import type { SecretBox } from '../crypto/secrets.ts'
+import { isUniqueViolation } from '../db/connect.ts'
 import type { Database } from '../db/types.ts'
 import { newId } from '../ids.ts'
 
@@ -45,27 +46,37 @@ export class KeyStore {
     private readonly retainRetiredMs: number,
   ) {}
 
-  /** Makes sure an active key exists and loads the keys. */
+  /**
+   * Makes sure an active key exists and loads the keys. Nodes starting
+   * together on a fresh database may both find none: at most one key is
+   * active (migration 014), the other node's insert collides and it loads
+   * the winner's key.
+   */
   async init(): Promise<void> {
     const active = await this.db
       .selectFrom('signing_keys')
       .select('kid')
       .where('retired_at', 'is', null)
       .executeTakeFirst()
-    if (!active) await this.#generate()
+    if (!active)
+      await this.#generate(this.db).catch((error: unknown) => {
+        if (!isUniqueViolation(error)) throw error
+      })
     await this.#reload()
   }
 
   /** Adds a new active key and retires the others (they stay published until their tokens expire). */
   async rotate(): Promise<string> {
     const now = this.now()
-    const kid = await this.#generate()
-    await this.db
-      .updateTable('signing_keys')
-      .set({ retired_at: now })
-      .where('retired_at', 'is', null)
-      .where('kid', '!=', kid)
-      .execute()
+    // One transaction: the old key retired before the new one is active (one active key at a time).
+    const kid = await this.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('signing_keys')
+        .set({ retired_at: now })
+        .where('retired_at', 'is', null)
+        .execute()
+      return this.#generate(tx)
+    })
     await this.#reload()
     return kid
   }
@@ -152,14 +163,14 @@ export class KeyStore {
     this.#loadedAt = this.now()
   }
 
-  async #generate(): Promise<string> {
+  async #generate(db: Kysely<Database>): Promise<string> {
     const kid = newId()
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
     const privateJwk = await exportJWK(privateKey)
     const { kty, crv, x, y } = await exportJWK(publicKey)
     if (!kty || !crv || !x || !y) throw new Error('Could not export the public key')
     const publicJwk: PublicJwk = { kty, crv, x, y, kid, alg: 'ES256', use: 'sig' }
-    await this.db
+    await db
       .insertInto('signing_keys')
       .values({
         kid,
