@@ -6,6 +6,7 @@ import type { TwilioOptions } from './adapters/sms/twilio.ts'
 import type { SmsSender } from './adapters/sms/types.ts'
 import type { OAuthOptions } from './auth/oauth/providers.ts'
 import type { Database } from './db/types.ts'
+import { type MetricsOptions, metricsOptionsFromEnv } from './metrics/options.ts'
 import type { RateLimiter } from './rate-limit/types.ts'
 
 /** Where log lines go. Nothing passed here may contain codes, tokens or keys (security bar 50). */
@@ -210,6 +211,8 @@ export interface LatchkeyServerOptions {
   captcha?: Partial<CaptchaOptions>
   /** Token prices from CoinGecko's simple/price API (docs/server.md "Token prices"); unset: off. */
   prices?: CoinGeckoOptions
+  /** `GET /metrics` (docs/operations.md "Metrics"): a bearer token, or public; unset: off. */
+  metrics?: MetricsOptions
 }
 
 /** Where and how long the server asks Cloudflare about a Turnstile token (docs/captcha.md). */
@@ -356,6 +359,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     twilio: twilioFromEnv(env),
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),
     prices: coinGeckoOptionsFromEnv(env),
+    metrics: metricsOptionsFromEnv(env),
     farcaster: {
       ...(env.LATCHKEY_FARCASTER_RELAY_URL ? { relayUrl: env.LATCHKEY_FARCASTER_RELAY_URL } : {}),
       ...(env.LATCHKEY_OPTIMISM_RPC_URL ? { optimismRpcUrl: env.LATCHKEY_OPTIMISM_RPC_URL } : {}),

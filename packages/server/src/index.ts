@@ -48,6 +48,7 @@ export { connectDatabase, connectPostgres, connectSqlite } from './db/connect.ts
 export { migrateToLatest } from './db/migrate.ts'
 export type { Database } from './db/types.ts'
 export { ApiError } from './errors.ts'
+export type { MetricsOptions } from './metrics/options.ts'
 export { MemoryRateLimiter } from './rate-limit/memory.ts'
 export { RedisRateLimiter } from './rate-limit/redis.ts'
 export type { RateLimiter, RateLimitResult } from './rate-limit/types.ts'

@@ -58,6 +58,9 @@ import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from 
 import { securityHeaders } from './http/security-headers.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
+import { httpMetrics, registerMetricsRoute } from './metrics/http.ts'
+import { resolveMetricsAccess } from './metrics/options.ts'
+import { countRefusals, createServerMetrics, noMetrics } from './metrics/registry.ts'
 import { mfaRoutes } from './mfa/routes.ts'
 import { tokenPriceRoute } from './prices/routes.ts'
 import { createTokenPrices } from './prices/service.ts'
@@ -146,6 +149,7 @@ export async function createLatchkeyServer(
   const port = options.port ?? DEFAULT_PORT
   const publicUrl = (options.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, '')
   const issuer = options.issuer ?? publicUrl
+  const metricsAccess = resolveMetricsAccess(options.metrics)
   if (options.production && !options.publicUrl)
     logger.warn(
       `LATCHKEY_PUBLIC_URL is not set: tokens name ${publicUrl} as issuer, and the enclave works only from loopback addresses`,
@@ -195,8 +199,11 @@ export async function createLatchkeyServer(
     })
     if (sms.close) closers.push(() => sms.close?.() ?? Promise.resolve())
 
-    const { limiter, close: closeLimiter } = chooseRateLimiter({ ...options, now, logger })
-    if (closeLimiter) closers.push(closeLimiter)
+    const chosen = chooseRateLimiter({ ...options, now, logger })
+    if (chosen.close) closers.push(chosen.close)
+    // Metrics off: nothing counted, no collectors, no wrapper (metrics/registry.ts).
+    const metrics = metricsAccess ? createServerMetrics() : noMetrics
+    const limiter = metricsAccess ? countRefusals(chosen.limiter, metrics) : chosen.limiter
 
     const config: ResolvedConfig = {
       publicUrl,
@@ -229,6 +236,7 @@ export async function createLatchkeyServer(
       prices: createTokenPrices(options, logger, now),
       now,
       logger,
+      metrics,
     }
 
     const stopPurge = schedulePurge({
@@ -287,9 +295,11 @@ export async function createLatchkeyServer(
     const openapi = buildOpenApi(definitions, { serverUrl: publicUrl, version: SERVER_VERSION })
 
     const app = new Hono<HonoEnv>()
+    if (metricsAccess) app.use('*', httpMetrics(metrics))
     app.use('*', securityHeaders(config))
     app.use('*', cors(services))
     registerRoutes(app, definitions, services)
+    if (metricsAccess) registerMetricsRoute(app, metrics, metricsAccess)
     registerEnclavePage(app, services, { bundlePath: options.enclaveBundlePath })
     registerEnclaveExportPage(app, services, {
       bundlePath: options.enclaveBundlePath

@@ -15,6 +15,7 @@ import type {
 } from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
+import type { ServerMetrics } from '../metrics/registry.ts'
 import type { TokenPrices } from '../prices/service.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
 import type { KeyStore } from '../sessions/keys.ts'
@@ -65,6 +66,8 @@ export interface Services {
   prices: TokenPrices | null
   now: () => number
   logger: Logger
+  /** Prometheus counters (metrics/registry.ts); `noMetrics` when /metrics is off. */
+  metrics: ServerMetrics
 }
 
 /** The authenticated caller of an `auth: 'user'` or `auth: 'enclave'` route. */

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { AppRecord } from '../apps/service.ts'
 import { verifyCaptcha } from '../captcha/verify.ts'
 import { ApiError } from '../errors.ts'
+import { loginMethodOfRoute } from '../metrics/registry.ts'
 import { requireFreshMfa } from '../mfa/verifications.ts'
 import { bindEnclaveKeyToLogin, readEnclaveKeyHeader } from '../sessions/enclave-key.ts'
 import { authenticateRequest } from '../sessions/service.ts'
@@ -224,6 +225,8 @@ export function registerRoutes(
     // The MFA check needs the session the enclave's proof vouches for.
     if (def.mfa && def.auth !== 'enclave')
       throw new Error(`${def.path}: an MFA-protected route must be an enclave route`)
+    // Counted once the login answered (latchkey_logins_total, metrics/registry.ts).
+    const loginMethod = def.startsSession ? loginMethodOfRoute(def.path) : undefined
     hono.on(def.method.toUpperCase(), def.path, async (c) => {
       const app =
         def.app === false ? (undefined as unknown as AppRecord) : await resolveApp(c, services)
@@ -273,6 +276,7 @@ export function registerRoutes(
         )
       const result = await def.handler({ c, services, body, query, app, auth })
       if (enclaveKey) await bindEnclaveKeyToLogin(services, result as AuthResponse, enclaveKey)
+      if (loginMethod) services.metrics.login(loginMethod)
       return c.json(result as object, def.status ?? 200)
     })
   }

@@ -63,7 +63,7 @@ export interface RecordKeyReleaseParameters {
  * return { entropy_id, auth_share }
  */
 export async function recordKeyRelease(
-  services: Pick<Services, 'db' | 'now'>,
+  services: Pick<Services, 'db' | 'now' | 'metrics'>,
   parameters: RecordKeyReleaseParameters,
 ): Promise<void> {
   const { auth, entropyId, kind, origin } = parameters
@@ -82,6 +82,9 @@ export async function recordKeyRelease(
       created_at: services.now(),
     })
     .execute()
+  services.metrics.walletOperation(
+    kind === 'auth_share' ? 'auth_share_release' : 'recovery_release',
+  )
 }
 
 export interface ListKeyReleasesParameters {

@@ -22,7 +22,8 @@ import { addEmbeddedWallet, createEmbeddedWallets, setRecovery } from './service
 // key material (auth share — signing and export —, recovery, set recovery)
 // also need a fresh MFA verification when the user has MFA (`mfa: true`,
 // docs/mfa.md); creating and adding wallets release nothing. Key activity is
-// read by the host.
+// read by the host. Each completed operation is counted
+// (latchkey_wallet_operations_total; releases in key-releases.ts).
 
 export const embeddedWalletsCreateRoute = defineRoute({
   method: 'post',
@@ -34,7 +35,9 @@ export const embeddedWalletsCreateRoute = defineRoute({
   response: userSchema,
   handler: async ({ c, services, app, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return createEmbeddedWallets(services, app, auth, body)
+    const user = await createEmbeddedWallets(services, app, auth, body)
+    services.metrics.walletOperation(body.entropy_type === 'private-key' ? 'import' : 'create')
+    return user
   },
 })
 
@@ -48,7 +51,9 @@ export const embeddedWalletsAddRoute = defineRoute({
   response: userSchema,
   handler: async ({ c, services, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return addEmbeddedWallet(services, auth, body)
+    const user = await addEmbeddedWallet(services, auth, body)
+    services.metrics.walletOperation('add')
+    return user
   },
 })
 
@@ -93,7 +98,9 @@ export const embeddedWalletsSetRecoveryRoute = defineRoute({
   response: userSchema,
   handler: async ({ c, services, app, auth, body }) => {
     await limitWalletKeyRequests(c, services)
-    return setRecovery(services, app, auth, body)
+    const user = await setRecovery(services, app, auth, body)
+    services.metrics.walletOperation('set_recovery')
+    return user
   },
 })
 
