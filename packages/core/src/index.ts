@@ -210,6 +210,7 @@ export {
   createMemoryStorage,
   type KeyValueStorage,
 } from './storage.ts'
+export { insufficientBalance } from './transactions/insufficient-balance.ts'
 export {
   type CustomJwtAccount,
   type EmailAccount,

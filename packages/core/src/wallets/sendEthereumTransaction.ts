@@ -1,6 +1,5 @@
 import type { Chain, Hex } from 'viem'
 import type { LatchkeyClient } from '../client.ts'
-import { LatchkeyError } from '../errors.ts'
 import { chainClient } from '../transactions/ethereum/chain-client.ts'
 import { prepareEthereumTransaction } from '../transactions/ethereum/prepare.ts'
 import { sendPreparedEthereumTransaction } from '../transactions/ethereum/send.ts'
@@ -9,6 +8,7 @@ import type {
   EthereumTransactionInput,
   PreparedEthereumTransaction,
 } from '../transactions/ethereum/types.ts'
+import { insufficientBalance } from '../transactions/insufficient-balance.ts'
 import type { EmbeddedWalletAccount } from '../user.ts'
 import { signEthereumTransaction } from './signEthereumTransaction.ts'
 
@@ -70,15 +70,9 @@ async function prepareWithFunds(
     input,
   })
   if (!prepared.hasFunds)
-    throw new LatchkeyError(
-      'INSUFFICIENT_BALANCE',
-      `Wallet ${wallet.address} does not have enough funds.`,
-      {
-        details: {
-          balance: prepared.balance,
-          required: prepared.request.value + prepared.estimatedFee,
-        },
-      },
-    )
+    throw insufficientBalance('ethereum', wallet.address, {
+      balance: prepared.balance,
+      required: prepared.request.value + prepared.estimatedFee,
+    })
   return prepared
 }

@@ -1,4 +1,9 @@
-import { type EmbeddedWalletAccount, LatchkeyError, signEthereumTransaction } from '@latchkey/core'
+import {
+  type EmbeddedWalletAccount,
+  insufficientBalance,
+  LatchkeyError,
+  signEthereumTransaction,
+} from '@latchkey/core'
 import type {
   EthereumTransactionInput,
   PreparedEthereumTransaction,
@@ -171,11 +176,7 @@ export async function requestEthereumTransaction(
   for (const input of request.requests) {
     const prepared = await request.prepare(input)
     if (!prepared.hasFunds)
-      throw new LatchkeyError(
-        'INSUFFICIENT_BALANCE',
-        `Wallet ${request.address} does not have enough funds.`,
-        { details: { balance: prepared.balance } },
-      )
+      throw insufficientBalance('ethereum', request.address, { balance: prepared.balance })
     try {
       results.push(await request.submit(prepared))
     } catch (error) {

@@ -1,4 +1,9 @@
-import { type EmbeddedWalletAccount, LatchkeyError, signSolanaTransaction } from '@latchkey/core'
+import {
+  type EmbeddedWalletAccount,
+  insufficientBalance,
+  LatchkeyError,
+  signSolanaTransaction,
+} from '@latchkey/core'
 import type { SolanaClient } from '@latchkey/core/solana'
 import type { LatchkeyConfig } from '../config.ts'
 import { DEFAULT_SOLANA_CLUSTERS } from '../solana-clusters.ts'
@@ -14,10 +19,6 @@ import { openConnectWallet, recoveryHandlers, transactionWallet } from './signin
 // @solana/kit and the decoders load with the first Solana transaction: the
 // modal's first chunk (and apps that never send on Solana) do not carry them.
 const solana = () => import('@latchkey/core/solana')
-
-/** Spec 03 §5: what sending without the screen says when the wallet cannot pay. */
-export const SOLANA_INSUFFICIENT_FUNDS =
-  'Solana wallet has insufficient funds for this transaction.'
 
 /** The app's Solana clusters (`solanaClusters`, default mainnet-beta). */
 export const appSolanaClusters = (host: LatchkeyConfig): readonly SolanaCluster[] =>
@@ -138,8 +139,9 @@ export async function requestSolanaTransaction(
   if (request.mode === 'send') {
     const prepared = await request.prepare(request.transaction)
     if (!prepared.hasFunds)
-      throw new LatchkeyError('INSUFFICIENT_BALANCE', SOLANA_INSUFFICIENT_FUNDS, {
-        details: { balance: prepared.balance, fee: prepared.fee },
+      throw insufficientBalance('solana', request.address, {
+        balance: prepared.balance,
+        fee: prepared.fee,
       })
   }
   try {
