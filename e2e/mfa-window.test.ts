@@ -6,6 +6,7 @@ import { generate } from 'otplib'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, logInToDemo, typeCode, uniqueEmail } from './browser.ts'
+import { enrollAuthenticatorApp } from './mfa-helpers.ts'
 
 // The 15-minute MFA window in Chromium (issue 18, docs/mfa.md): a server of
 // this file's own, whose clock the test moves (the shared server's clock
@@ -78,21 +79,7 @@ describe('the MFA window', () => {
     await dialog.getByRole('heading', { name: /^Welcome/ }).waitFor({ timeout: 30_000 })
     await dialog.waitFor({ state: 'detached', timeout: 10_000 })
 
-    await page.getByRole('button', { name: 'Manage MFA' }).click()
-    await dialog.getByRole('button', { name: 'Continue' }).click()
-    await dialog.getByRole('button', { name: /^Authenticator app/ }).click()
-    await dialog.getByRole('button', { name: 'Show setup key' }).click()
-    const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(
-      /\s+/g,
-      '',
-    )
-    await dialog.getByRole('button', { name: 'Continue' }).click()
-    await dialog.getByRole('heading', { name: 'Enter enrollment code' }).waitFor()
-    await typeCode(page, await totp(secret))
-    await dialog.getByRole('heading', { name: 'Authenticator app added' }).waitFor()
-    await dialog.getByRole('button', { name: 'Done' }).click()
-    await dialog.getByRole('button', { name: 'Done' }).click()
-    await dialog.waitFor({ state: 'detached' })
+    const secret = await enrollAuthenticatorApp(page, dialog, (key) => totp(key))
 
     // Inside the window the setup opened: no question.
     await signMessage()

@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { createPublicClient, http, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, logInToDemo, typeCode, uniqueEmail, walletAddress } from './browser.ts'
+import { enrollAuthenticatorApp } from './mfa-helpers.ts'
 
 // MFA gates transactions (issue 19; docs/mfa.md, docs/transactions.md): a user
 // with an authenticator app approves a transfer on a new session, and the
@@ -37,21 +38,7 @@ afterAll(async () => {
 
 describe('MFA over the confirm screen', () => {
   it('asks for the authenticator code after Approve, then the enclave signs and the transfer lands', async () => {
-    // Enroll an authenticator app.
-    await page.getByRole('button', { name: 'Manage MFA' }).click()
-    await dialog.getByRole('button', { name: 'Continue' }).click()
-    await dialog.getByRole('button', { name: /^Authenticator app/ }).click()
-    await dialog.getByRole('button', { name: 'Show setup key' }).click()
-    const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(
-      /\s+/g,
-      '',
-    )
-    await dialog.getByRole('button', { name: 'Continue' }).click()
-    await dialog.getByRole('heading', { name: 'Enter enrollment code' }).waitFor()
-    await typeCode(page, await totp(secret))
-    await dialog.getByRole('button', { name: 'Done' }).click()
-    await dialog.getByRole('button', { name: 'Done' }).click()
-    await dialog.waitFor({ state: 'detached' })
+    const secret = await enrollAuthenticatorApp(page, dialog, (key) => totp(key))
 
     // A new session: its MFA window starts closed.
     await page.getByRole('button', { name: 'Log out' }).click()
