@@ -1,201 +1,47 @@
-import { type ChildProcess, fork } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { Socket } from 'node:net'
-import { join } from 'node:path'
 import { Header, routes, TOTP_PERIOD_S } from '@latchkey/protocol'
 import { decodeProtectedHeader } from 'jose'
 import { generate } from 'otplib'
-import pg from 'pg'
-import { createClient } from 'redis'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type {
-  ClusterNodeMessage,
-  ClusterNodeOptions,
-  ClusterNodeReply,
-} from './test/cluster-node.ts'
-import { createTestEnclaveKey, type TestEnclaveKey } from './test/enclave-key.ts'
+import {
+  type Deployment,
+  missingClusterServices,
+  type ClusterNode as Node,
+  CLUSTER_ORIGIN as ORIGIN,
+  CLUSTER_PUBLIC_URL as PUBLIC_URL,
+  startDeployment,
+} from './test/cluster.ts'
+import { createTestEnclaveKey } from './test/enclave-key.ts'
 
 // Tracker issue 20, item 1: two nodes of one deployment — two server
 // PROCESSES on one PostgreSQL schema and one Redis, with the same master key
 // and public URL — and consecutive steps of each flow sent to alternating
 // nodes. What a flow keeps between steps must live in the database or Redis,
 // never in a process. The nodes' clocks are the test's (moved over IPC).
-// PostgreSQL and Redis are on every dev machine and in CI (docs/testing.md);
-// this file makes its own schema even when DATABASE_URL is unset.
-const PG_URL = process.env.CLUSTER_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-const REDIS_URL = 'redis://127.0.0.1:6379'
-const ORIGIN = 'http://app.test'
-const PUBLIC_URL = 'http://latchkey.test'
 const SEND_LIMIT = 4
-const NODE = join(import.meta.dirname, 'test/cluster-node.ts')
-const ROOT = join(import.meta.dirname, '../../..')
+const missing = await missingClusterServices('cluster.two-nodes.test.ts')
 
-const schema = `cluster_${randomBytes(6).toString('hex')}`
-const redisPrefix = `latchkey-test:cluster:${randomBytes(6).toString('hex')}:`
-const appId = `cluster${randomBytes(9).toString('hex')}`
-
-interface Node {
-  name: string
-  url: string
-  child: ChildProcess
-  ask(message: ClusterNodeMessage): Promise<ClusterNodeReply>
-}
-
-const reachable = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = new Socket()
-    socket.setTimeout(1_000)
-    const done = (up: boolean) => {
-      socket.destroy()
-      resolve(up)
-    }
-    socket.once('connect', () => done(true)).once('error', () => done(false))
-    socket.once('timeout', () => done(false))
-    socket.connect(port, '127.0.0.1')
-  })
-const services = { postgres: await reachable(5432), redis: await reachable(6379) }
-const missing = Object.entries(services)
-  .filter(([, up]) => !up)
-  .map(([name]) => name)
-if (missing.length)
-  console.warn(
-    `!! cluster.two-nodes.test.ts SKIPPED: ${missing.join(' and ')} not reachable on 127.0.0.1`,
-  )
-
-async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
-
-function startNode(name: string, options: ClusterNodeOptions): Promise<Node> {
-  const child = fork(NODE, [JSON.stringify(options)], {
-    cwd: ROOT,
-    execArgv: ['--conditions=latchkey-source', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const ask = (message: ClusterNodeMessage) =>
-    new Promise<ClusterNodeReply>((resolve) => {
-      child.once('message', (reply) => resolve(reply as ClusterNodeReply))
-      child.send(message)
-    })
-  return new Promise((resolve, reject) => {
-    child.once('message', (reply: ClusterNodeReply) => {
-      if (reply.type === 'ready') resolve({ name, url: reply.url, child, ask })
-    })
-    child.once('exit', (code) => reject(new Error(`node ${name} exited (${code}) before serving`)))
-  })
-}
-
-async function stopNode(node: Node | undefined): Promise<void> {
-  if (!node || node.child.exitCode !== null) return
-  const exited = new Promise((resolve) => node.child.once('exit', resolve))
-  node.child.send({ type: 'stop' } satisfies ClusterNodeMessage)
-  const kill = setTimeout(() => node.child.kill('SIGKILL'), 5_000)
-  await exited
-  clearTimeout(kill)
-}
-
+let deployment: Deployment
 let a: Node
 let b: Node
-/** The deployment's clock (both nodes move together), epoch ms. */
-let now = Date.UTC(2030, 0, 1)
-async function advance(ms: number) {
-  now += ms
-  await Promise.all([a.ask({ type: 'advance', ms }), b.ask({ type: 'advance', ms })])
-}
-
-interface Answer {
-  status: number
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
-  body: any
-}
-async function call(
-  node: Node,
-  path: string,
-  options: {
-    body?: unknown
-    token?: string
-    app?: boolean
-    origin?: string
-    headers?: Record<string, string>
-  } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { origin: options.origin ?? ORIGIN, ...options.headers }
-  if (options.app !== false) headers[Header.appId] = appId
-  if (options.token) headers.authorization = `Bearer ${options.token}`
-  if (options.body !== undefined) headers['content-type'] = 'application/json'
-  const res = await fetch(new URL(path, node.url), {
-    method: options.body === undefined ? 'GET' : 'POST',
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  })
-  const text = await res.text()
-  return { status: res.status, body: text ? JSON.parse(text) : null }
-}
-
-/** The newest code the (database-backed) dev mailbox got for `email`, read on `node`. */
-async function mailboxCode(node: Node, email: string): Promise<string> {
-  const { body } = await call(node, `${routes.devMailbox}?to=${encodeURIComponent(email)}`, {
-    app: false,
-  })
-  const code = body?.messages?.[0]?.code
-  if (!code) throw new Error(`no code for ${email} on node ${node.name}`)
-  return code
-}
-
-/** Email code: init on `first`, code read and authenticated on `second`. */
-async function emailLogin(first: Node, second: Node, email: string, enclaveKey?: TestEnclaveKey) {
-  expect((await call(first, routes.emailInit, { body: { email } })).status).toBe(200)
-  const code = await mailboxCode(second, email)
-  const auth = await call(second, routes.emailAuthenticate, {
-    body: { email, code },
-    headers: enclaveKey ? { [Header.enclaveKey]: enclaveKey.jkt } : {},
-  })
-  expect(auth.status).toBe(200)
-  return auth.body as { token: string; refresh_token: string; user: { id: string } }
-}
+const call: Deployment['call'] = (...args) => deployment.call(...args)
+const mailboxCode: Deployment['mailboxCode'] = (...args) => deployment.mailboxCode(...args)
+const emailLogin: Deployment['emailLogin'] = (...args) => deployment.emailLogin(...args)
+const advance = (ms: number) => deployment.advance(ms)
 
 describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis', () => {
   beforeAll(async () => {
-    await admin((client) => client.query(`CREATE SCHEMA ${schema}`))
-    const databaseUrl = new URL(PG_URL)
-    databaseUrl.searchParams.set('options', `-c search_path=${schema}`)
-    const options: ClusterNodeOptions = {
-      databaseUrl: databaseUrl.toString(),
-      redisUrl: REDIS_URL,
-      redisPrefix,
-      masterKey: randomBytes(32).toString('hex'),
-      publicUrl: PUBLIC_URL,
-      appId,
-      origin: ORIGIN,
-      startAt: now,
-      codeSendsPerAddress: SEND_LIMIT,
-    }
-    // Started together, as a deployment's replicas are: both migrate and look for a signing key at once.
-    ;[a, b] = await Promise.all([startNode('A', options), startNode('B', options)])
+    deployment = await startDeployment({ codeSendsPerAddress: SEND_LIMIT })
+    ;[a, b] = deployment.nodes as [Node, Node]
   }, 60_000)
 
-  afterAll(async () => {
-    await Promise.all([stopNode(a), stopNode(b)])
-    await admin((client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`))
-    const redis = createClient({ url: REDIS_URL })
-    await redis.connect()
-    const keys = await redis.keys(`${redisPrefix}*`)
-    if (keys.length) await redis.del(keys)
-    await redis.quit()
-  }, 30_000)
+  afterAll(() => deployment?.stop(), 30_000)
 
   it('publish one JWKS, sign with one key, and verify each other’s tokens', async () => {
     const [jwksA, jwksB] = await Promise.all([
-      call(a, routes.jwks(appId)),
-      call(b, routes.jwks(appId)),
+      call(a, routes.jwks(deployment.appId)),
+      call(b, routes.jwks(deployment.appId)),
     ])
     expect(jwksA.status).toBe(200)
     expect(jwksB.body).toEqual(jwksA.body)
@@ -272,7 +118,7 @@ describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis',
       nonce: init.body.nonce,
       uri: ORIGIN,
       version: '1',
-      issuedAt: new Date(now),
+      issuedAt: new Date(deployment.now()),
     })
     const body = {
       message,
@@ -316,8 +162,8 @@ describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis',
     // B keeps its view of the keys table at most a minute (keys.ts RELOAD_MS); then it signs with the new key.
     await advance(60_001)
     const [jwksA, jwksB] = await Promise.all([
-      call(a, routes.jwks(appId)),
-      call(b, routes.jwks(appId)),
+      call(a, routes.jwks(deployment.appId)),
+      call(b, routes.jwks(deployment.appId)),
     ])
     expect(jwksB.body).toEqual(jwksA.body)
     expect(jwksA.body.keys.map((k: { kid: string }) => k.kid)).toContain(reply.kid)
@@ -340,11 +186,11 @@ describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis',
             path,
             token,
             origin: PUBLIC_URL,
-            now,
+            now: deployment.now(),
           }),
         },
       })
-    const totp = () => generate({ secret, epoch: Math.floor(now / 1000) })
+    const totp = () => generate({ secret, epoch: Math.floor(deployment.now() / 1000) })
     const init = await enclave(a, routes.mfaTotpInit, {})
     expect(init.status).toBe(200)
     const secret: string = init.body.secret
