@@ -1,6 +1,6 @@
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '@latchkey/protocol'
 import { safeEqual } from '../crypto/secrets.ts'
-import { affected } from '../db/connect.ts'
+import { precompile } from '../db/precompiled.ts'
 import { ApiError, limited } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newId, newNumericCode } from '../ids.ts'
@@ -157,10 +157,11 @@ export interface VerifyOtpInput {
 }
 
 /**
- * Checks and consumes a code (security bar 2–5). An attempt is counted
- * atomically BEFORE the comparison (`attempts < CODE_MAX_ATTEMPTS` in the
- * UPDATE), so a concurrent burst of guesses cannot exceed the cap; a correct
- * code is consumed with a conditional UPDATE, so it works exactly once.
+ * Checks and consumes a code (security bar 2–5). Every attempt, right or
+ * wrong, is counted by one conditional UPDATE (`attempts < CODE_MAX_ATTEMPTS`
+ * and not consumed), which also consumes a right code: a concurrent burst of
+ * guesses cannot exceed the cap, a right code past the cap is refused like a
+ * wrong one, and a right code works exactly once.
  * Every attempt also counts against a per-IP cap and a per-identifier cap
  * across codes, taken atomically from the rate limiter before anything
  * else, so those caps hold under a concurrent burst too. The per-IP cap comes
@@ -182,26 +183,16 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
   if (!counted.allowed) throw limited('TOO_MANY_ATTEMPTS', counted.resetAt, services.now())
 
   const now = services.now()
-  const row = await db
-    .selectFrom('otp_codes')
-    .select(['id', 'code_hash', 'expires_at', 'attempts'])
-    .where('app_id', '=', appId)
-    .where('channel', '=', channel)
-    .where('identifier', '=', identifier)
-    .where('consumed_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst()
+  const row = await latestLiveCode.first(db, { appId, channel, identifier })
   if (!row || now >= Number(row.expires_at)) throw new ApiError('INVALID_CODE')
 
-  const attempt = await db
-    .updateTable('otp_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', row.id)
-    .where('attempts', '<', CODE_MAX_ATTEMPTS)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst()
-  if (affected(attempt) !== 1) {
+  // The attempt is counted, and a right code consumed, by one conditional
+  // UPDATE: under the cap and not consumed yet, or nothing changes.
+  const right = safeEqual(row.code_hash, codeHash(services, input, input.code))
+  const attempt = right
+    ? await countAttemptAndConsume.affected(db, { id: row.id, now })
+    : await countAttempt.affected(db, { id: row.id })
+  if (attempt !== 1) {
     // Either the cap is spent or a concurrent request consumed the code.
     const current = await db
       .selectFrom('otp_codes')
@@ -212,16 +203,39 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
       throw new ApiError('TOO_MANY_ATTEMPTS')
     throw new ApiError('INVALID_CODE')
   }
-
-  if (!safeEqual(row.code_hash, codeHash(services, input, input.code)))
-    throw new ApiError('INVALID_CODE')
-
-  const consumed = await db
-    .updateTable('otp_codes')
-    .set({ consumed_at: now })
-    .where('id', '=', row.id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst()
-  // A concurrent double-submit of the right code: only one wins.
-  if (affected(consumed) !== 1) throw new ApiError('INVALID_CODE')
+  if (!right) throw new ApiError('INVALID_CODE')
 }
+
+/** The identifier's newest code not yet consumed. */
+const latestLiveCode = precompile<{ appId: string; channel: OtpChannel; identifier: string }>()(
+  (db, param) =>
+    db
+      .selectFrom('otp_codes')
+      .select(['id', 'code_hash', 'expires_at', 'attempts'])
+      .where('app_id', '=', param('appId'))
+      .where('channel', '=', param('channel'))
+      .where('identifier', '=', param('identifier'))
+      .where('consumed_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .limit(1),
+)
+
+/** One more attempt at a code, if it is under the cap and not consumed. */
+const countAttempt = precompile<{ id: string }>()((db, param) =>
+  db
+    .updateTable('otp_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', param('id'))
+    .where('attempts', '<', CODE_MAX_ATTEMPTS)
+    .where('consumed_at', 'is', null),
+)
+
+/** {@link countAttempt} with the right code: it is consumed too, so it works once (a concurrent double-submit: one wins). */
+const countAttemptAndConsume = precompile<{ id: string; now: number }>()((db, param) =>
+  db
+    .updateTable('otp_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), consumed_at: param('now') }))
+    .where('id', '=', param('id'))
+    .where('attempts', '<', CODE_MAX_ATTEMPTS)
+    .where('consumed_at', 'is', null),
+)

@@ -17,6 +17,11 @@ import type { HonoEnv } from './context.ts'
 export async function readBody(c: Context<HonoEnv>, maxBytes: number): Promise<Uint8Array> {
   const declared = c.req.header('content-length')
   if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(c)
+  // Node's parser ends a body at its declared length, so one within the cap is
+  // read whole: @hono/node-server then takes it off the socket directly, without
+  // building a web Request and stream (a tenth of a refresh's CPU).
+  if (declared !== undefined && c.env?.incoming)
+    return new Uint8Array(await c.req.raw.arrayBuffer())
   const stream = c.req.raw.body
   if (!stream) return new Uint8Array(0)
   const reader = stream.getReader()

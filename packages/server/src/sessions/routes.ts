@@ -9,7 +9,8 @@ import { z } from 'zod'
 import { ApiError } from '../errors.ts'
 import { bearerToken, defineRoute } from '../http/route.ts'
 import { sha256 } from '../ids.ts'
-import { buildAuthResponse, revokeSession, rotateRefreshToken } from './service.ts'
+import { rotateRefreshToken } from './rotate.ts'
+import { buildAuthResponse, revokeSession } from './service.ts'
 import { verifyOwnAccessToken } from './tokens.ts'
 
 export const refreshRoute = defineRoute({

@@ -1,11 +1,12 @@
-import type { AuthResponse } from '@latchkey/protocol'
-import { affected } from '../db/connect.ts'
+import type { AuthResponse, UserWire } from '@latchkey/protocol'
+import type { Transaction } from 'kysely'
+import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { newId, newSecret, sha256 } from '../ids.ts'
 import { assertUserAllowlisted } from '../users/allowlist.ts'
-import { getUserWire } from '../users/service.ts'
-import { openSuccessor, sealSuccessor } from './successor.ts'
+import { type AccountInput, createUser, getUserWire } from '../users/service.ts'
+import { insertRefreshToken, insertSession, sessionOfAccessToken } from './statements.ts'
 import { signAccessToken, signIdentityToken, verifyOwnAccessToken } from './tokens.ts'
 
 /** Starts a session and its first refresh token. */
@@ -14,28 +15,25 @@ export async function createSession(
   appId: string,
   userId: string,
 ): Promise<{ sessionId: string; refreshToken: string }> {
+  const session = newSession(services, appId)
+  await services.db.transaction().execute((tx) => session.write(tx, userId))
+  return session
+}
+
+/** A session's id and first refresh token, and how to write them (in a transaction). */
+function newSession(services: Services, appId: string) {
   const now = services.now()
   const sessionId = newId()
   const refreshToken = newSecret()
-  await services.db.transaction().execute(async (tx) => {
-    await tx
-      .insertInto('sessions')
-      .values({
-        id: sessionId,
-        app_id: appId,
-        user_id: userId,
-        created_at: now,
-        last_used_at: now,
-        expires_at: now + services.config.sessions.absoluteLifetimeMs,
-        revoked_at: null,
-      })
-      .execute()
-    await tx
-      .insertInto('refresh_tokens')
-      .values({ token_hash: sha256(refreshToken), session_id: sessionId, created_at: now })
-      .execute()
-  })
-  return { sessionId, refreshToken }
+  const expiresAt = now + services.config.sessions.absoluteLifetimeMs
+  return {
+    sessionId,
+    refreshToken,
+    async write(tx: Transaction<Database>, userId: string): Promise<void> {
+      await insertSession.execute(tx, { id: sessionId, appId, userId, now, expiresAt })
+      await insertRefreshToken.execute(tx, { hash: sha256(refreshToken), sessionId, now })
+    },
+  }
 }
 
 export async function revokeSession(services: Services, sessionId: string): Promise<void> {
@@ -45,151 +43,6 @@ export async function revokeSession(services: Services, sessionId: string): Prom
     .where('id', '=', sessionId)
     .where('revoked_at', 'is', null)
     .execute()
-}
-
-/** A refresh token's row, its session and its successor's row, if it was rotated. */
-function findRefreshToken(services: Services, tokenHash: string) {
-  return services.db
-    .selectFrom('refresh_tokens')
-    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
-    .leftJoin('refresh_tokens as next', 'next.token_hash', 'refresh_tokens.replaced_by')
-    .select([
-      'refresh_tokens.session_id',
-      'refresh_tokens.rotated_at',
-      'refresh_tokens.replaced_by',
-      'refresh_tokens.successor',
-      'next.token_hash as next_hash',
-      'next.rotated_at as next_rotated_at',
-      'sessions.app_id',
-      'sessions.user_id',
-      'sessions.last_used_at',
-      'sessions.expires_at',
-      'sessions.revoked_at',
-    ])
-    .where('refresh_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst()
-}
-
-type RefreshTokenRow = NonNullable<Awaited<ReturnType<typeof findRefreshToken>>>
-
-export interface RotatedRefreshToken {
-  sessionId: string
-  userId: string
-  refreshToken: string
-}
-
-/**
- * Rotates a refresh token (security bar 31, 32): the first use returns a new
- * token, sealed in the old one's row (sessions/successor.ts). A replay of
- * the old token inside the overlap window (a second tab, a retried request,
- * a concurrent double refresh) gets that same successor back, never another
- * one, so a family never forks. A replay after the window, or once the
- * successor has itself been used, revokes the whole session (the family). A
- * session past its absolute or idle lifetime is refused.
- */
-export async function rotateRefreshToken(
-  services: Services,
-  appId: string,
-  refreshToken: string | undefined,
-): Promise<RotatedRefreshToken> {
-  if (!refreshToken) throw new ApiError('INVALID_REFRESH_TOKEN')
-  const hash = sha256(refreshToken)
-  let row = await findRefreshToken(services, hash)
-  const now = services.now()
-  if (!row || row.app_id !== appId || !isLive(services, row, now))
-    throw new ApiError('INVALID_REFRESH_TOKEN')
-  const { session_id: sessionId, user_id: userId } = row
-  await assertStillAllowlisted(services, appId, sessionId, userId)
-  if (row.rotated_at === null) {
-    const next = newSecret()
-    // The conditional UPDATE picks one winner among concurrent refreshes; the
-    // successor row commits with it, so a loser that reads the seal finds a live token.
-    const won = await services.db.transaction().execute(async (tx) => {
-      const claimed = await tx
-        .updateTable('refresh_tokens')
-        .set({
-          rotated_at: now,
-          replaced_by: sha256(next),
-          successor: sealSuccessor(services, refreshToken, hash, next),
-        })
-        .where('token_hash', '=', hash)
-        .where('rotated_at', 'is', null)
-        .executeTakeFirst()
-      if (affected(claimed) !== 1) return false
-      await tx
-        .insertInto('refresh_tokens')
-        .values({ token_hash: sha256(next), session_id: sessionId, created_at: now })
-        .execute()
-      await tx
-        .updateTable('sessions')
-        .set({ last_used_at: now })
-        .where('id', '=', sessionId)
-        .execute()
-      return true
-    })
-    if (won) return { sessionId, userId, refreshToken: next }
-    // Lost the race to a concurrent refresh of the same token: answer with its successor.
-    row = await findRefreshToken(services, hash)
-    if (!row || row.rotated_at === null || !isLive(services, row, now))
-      throw new ApiError('INVALID_REFRESH_TOKEN')
-  }
-  return replayRotated(services, appId, refreshToken, hash, row, now)
-}
-
-/**
- * A refresh re-checks the app's allowlist (tracker issue 15, item 9): a user
- * taken off the list is logged out at their next refresh, at most one access
- * token lifetime after the change. The refusal is the one core's session store
- * treats as "session ended" (401 INVALID_REFRESH_TOKEN), and the session is revoked.
- */
-async function assertStillAllowlisted(
-  services: Services,
-  appId: string,
-  sessionId: string,
-  userId: string,
-): Promise<void> {
-  try {
-    await assertUserAllowlisted(services, appId, userId)
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'ALLOWLIST_REJECTED') throw error
-    await revokeSession(services, sessionId)
-    throw new ApiError('INVALID_REFRESH_TOKEN')
-  }
-}
-
-function isLive(services: Services, row: RefreshTokenRow, now: number): boolean {
-  return (
-    row.revoked_at === null &&
-    now < Number(row.expires_at) &&
-    now < Number(row.last_used_at) + services.config.sessions.idleLifetimeMs
-  )
-}
-
-/** A rotated token came back: the same successor inside the window, else the family ends. */
-async function replayRotated(
-  services: Services,
-  appId: string,
-  refreshToken: string,
-  hash: string,
-  row: RefreshTokenRow,
-  now: number,
-): Promise<RotatedRefreshToken> {
-  const outsideWindow = now - Number(row.rotated_at) > services.config.sessions.refreshOverlapMs
-  const successorUsed = row.next_rotated_at !== null && row.next_rotated_at !== undefined
-  if (outsideWindow || successorUsed) {
-    // It leaked or was replayed: end the family.
-    await revokeSession(services, row.session_id)
-    services.logger.warn(`refresh token reuse detected; session revoked (app ${appId})`)
-    throw new ApiError('INVALID_REFRESH_TOKEN')
-  }
-  const successor =
-    row.successor && row.next_hash
-      ? openSuccessor(services, refreshToken, hash, row.successor)
-      : null
-  // No seal (a token rotated before migration 008) or one that does not open: refuse, revoke nothing.
-  if (successor === null || sha256(successor) !== row.replaced_by)
-    throw new ApiError('INVALID_REFRESH_TOKEN')
-  return { sessionId: row.session_id, userId: row.user_id, refreshToken: successor }
 }
 
 /**
@@ -211,11 +64,7 @@ export async function authenticateRequest(
   } catch {
     throw new ApiError('UNAUTHORIZED')
   }
-  const session = await services.db
-    .selectFrom('sessions')
-    .select(['user_id', 'revoked_at', 'expires_at', 'enclave_jkt'])
-    .where('id', '=', claims.sid)
-    .executeTakeFirst()
+  const session = await sessionOfAccessToken.first(services.db, { id: claims.sid })
   if (
     !session ||
     session.revoked_at !== null ||
@@ -240,9 +89,11 @@ export async function buildAuthResponse(
     sessionId: string
     refreshToken: string
     isNewUser: boolean
+    /** The user, when the caller has just written every row of it (a sign-up); else read. */
+    user?: UserWire
   },
 ): Promise<AuthResponse> {
-  const user = await getUserWire(services.db, input.userId)
+  const user = input.user ?? (await getUserWire(services.db, input.userId))
   const [token, identityToken] = await Promise.all([
     signAccessToken(services, {
       userId: input.userId,
@@ -279,4 +130,31 @@ export async function startSession(
   await assertUserAllowlisted(services, appId, userId)
   const { sessionId, refreshToken } = await createSession(services, appId, userId)
   return buildAuthResponse(services, { appId, userId, sessionId, refreshToken, isNewUser })
+}
+
+/**
+ * Signs a new user up with their first account and logs them in: the
+ * user, the account and the session commit together (users/service.ts
+ * createUser), and the answer is made from the rows written, not read back.
+ * The sign-up gates (allowlist, user limit) run in that transaction; the
+ * allowlist check of {@link startSession} would see the same one account.
+ * A unique violation (the account was taken meanwhile) propagates.
+ */
+export async function startSessionForNewUser(
+  services: Services,
+  appId: string,
+  account: AccountInput,
+  now: number,
+): Promise<AuthResponse> {
+  const session = newSession(services, appId)
+  const { userId, user } = await createUser(services.db, appId, account, now, session.write)
+  const { sessionId, refreshToken } = session
+  return buildAuthResponse(services, {
+    appId,
+    userId,
+    sessionId,
+    refreshToken,
+    isNewUser: true,
+    user,
+  })
 }

@@ -1,12 +1,6 @@
-import {
-  CONNECTOR_TYPES,
-  type ConnectorType,
-  type LinkedAccountWire,
-  type RecoveryMethod,
-  type UserWire,
-} from '@latchkey/protocol'
+import type { LinkedAccountWire, UserWire } from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import type { Database, LinkedAccountsTable } from '../db/types.ts'
+import type { Database, LinkedAccountsTable, UsersTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
 import { byMethodOrder } from '../mfa/order.ts'
@@ -17,6 +11,15 @@ import {
   WALLET_ACCOUNT_TYPE,
 } from './accounts-wire.ts'
 import { assertSignUpAllowed } from './sign-up.ts'
+import {
+  accountByIdentity,
+  insertLinkedAccount,
+  insertUser,
+  linkedAccountsOfUser,
+  touchLinkedAccount,
+  userWithMfaMethods,
+  walletRecoveryMethods,
+} from './statements.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -37,13 +40,7 @@ export async function linkedAccountsOf(
   db: Db,
   userId: string,
 ): Promise<Selectable<LinkedAccountsTable>[]> {
-  return db
-    .selectFrom('linked_accounts')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute()
+  return linkedAccountsOfUser.rows(db, { userId })
 }
 
 /**
@@ -70,15 +67,7 @@ function byCreationThenWalletSlot(
 /** The user as the API returns it; throws UNAUTHORIZED when the user is gone. */
 export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
   // One row per enabled MFA factor (at most one per method), or one with a null method.
-  const rows = await db
-    .selectFrom('users')
-    .leftJoin('mfa_factors', (join) =>
-      join.onRef('mfa_factors.user_id', '=', 'users.id').on('mfa_factors.enabled', '=', 1),
-    )
-    .selectAll('users')
-    .select('mfa_factors.method as mfa_method')
-    .where('users.id', '=', userId)
-    .execute()
+  const rows = await userWithMfaMethods.rows(db, { userId })
   const user = rows[0]
   if (!user) throw new ApiError('UNAUTHORIZED')
   const accounts = (await linkedAccountsOf(db, userId)).sort(byCreationThenWalletSlot)
@@ -86,36 +75,34 @@ export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
   // only for users who have a wallet (the refresh path stays two queries).
   let recoveryMethods: RecoveryMethods | undefined
   if (accounts.some((a) => a.type === WALLET_ACCOUNT_TYPE)) {
-    const secrets = await db
-      .selectFrom('wallet_secrets')
-      .select(['entropy_id', 'recovery_method'])
-      .where('user_id', '=', userId)
-      .where('app_id', '=', user.app_id)
-      .execute()
+    const secrets = await walletRecoveryMethods.rows(db, { userId, appId: user.app_id })
     recoveryMethods = new Map(secrets.map((s) => [s.entropy_id, s.recovery_method]))
   }
+  const mfaMethods = rows.flatMap((row) => (row.mfa_method === null ? [] : [row.mfa_method]))
+  return toUserWire(user, mfaMethods, accounts, recoveryMethods)
+}
+
+/** The user as the API returns it, from its rows (accounts in display order). */
+function toUserWire(
+  user: Selectable<UsersTable>,
+  mfaMethods: UserWire['mfa_methods'],
+  accounts: Selectable<LinkedAccountsTable>[],
+  recoveryMethods?: RecoveryMethods,
+): UserWire {
   return {
     id: user.id,
     created_at: seconds(user.created_at),
     linked_accounts: accounts
       .map((a) => toLinkedAccountWire(a, recoveryMethods))
       .filter((a): a is LinkedAccountWire => a !== null),
-    mfa_methods: rows
-      .flatMap((row) => (row.mfa_method === null ? [] : [row.mfa_method]))
-      .sort(byMethodOrder),
+    mfa_methods: mfaMethods.sort(byMethodOrder),
     has_accepted_terms: user.has_accepted_terms === 1,
     is_guest: user.is_guest === 1,
   }
 }
 
 export async function findAccount(db: Db, appId: string, type: string, identifier: string) {
-  return db
-    .selectFrom('linked_accounts')
-    .selectAll()
-    .where('app_id', '=', appId)
-    .where('type', '=', type)
-    .where('identifier', '=', identifier)
-    .executeTakeFirst()
+  return accountByIdentity.first(db, { appId, type, identifier })
 }
 
 export interface AccountInput {
@@ -138,6 +125,11 @@ export async function insertAccount(
   account: AccountInput,
   now: number,
 ): Promise<void> {
+  // The insert, the upgrade and the guest account's removal are one change: a
+  // crash between them would leave a guest with a login method, or a real
+  // user whom the guest credential still opens (faults.sigkill-no-half-writes.test.ts).
+  if (!db.isTransaction)
+    return db.transaction().execute((tx) => insertAccount(tx, appId, userId, account, now))
   await db
     .insertInto('linked_accounts')
     .values({
@@ -178,24 +170,47 @@ export async function createUserWithAccount(
   account: AccountInput,
   now: number,
 ): Promise<string> {
+  return (await createUser(db, appId, account, now)).userId
+}
+
+/**
+ * {@link createUserWithAccount}, with `within` run in the same transaction
+ * (a sign-up's first session: sessions/service.ts startSessionForNewUser).
+ * Returns the new user as the API shows it, made from the rows just written:
+ * nobody else can have changed a user no token names yet.
+ */
+export async function createUser(
+  db: Kysely<Database>,
+  appId: string,
+  account: AccountInput,
+  now: number,
+  within?: (tx: Transaction<Database>, userId: string) => Promise<void>,
+): Promise<{ userId: string; user: UserWire }> {
   const userId = newUserId()
+  const user = { id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 }
+  const row = {
+    id: newId(),
+    user_id: userId,
+    app_id: appId,
+    type: account.type,
+    identifier: account.identifier,
+    data: JSON.stringify(account.data),
+    created_at: now,
+    first_verified_at: now,
+    latest_verified_at: now,
+  }
   await db.transaction().execute(async (tx) => {
     await assertSignUpAllowed(tx, appId, account)
-    await tx
-      .insertInto('users')
-      .values({ id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 })
-      .execute()
-    await insertAccount(tx, appId, userId, account, now)
+    await insertUser.execute(tx, user)
+    // Not insertAccount: a user made here is no guest, so there is nothing to upgrade.
+    await insertLinkedAccount.execute(tx, row)
+    await within?.(tx, userId)
   })
-  return userId
+  return { userId, user: toUserWire(user, [], [row]) }
 }
 
 export async function touchAccount(db: Db, accountId: string, now: number): Promise<void> {
-  await db
-    .updateTable('linked_accounts')
-    .set({ latest_verified_at: now })
-    .where('id', '=', accountId)
-    .execute()
+  await touchLinkedAccount.execute(db, { id: accountId, now })
 }
 
 /**

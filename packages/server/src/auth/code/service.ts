@@ -3,10 +3,9 @@ import type { AppRecord } from '../../apps/service.ts'
 import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
-import { startSession } from '../../sessions/service.ts'
+import { startSession, startSessionForNewUser } from '../../sessions/service.ts'
 import {
   type AccountInput,
-  createUserWithAccount,
   findAccount,
   getUserWire,
   insertAccount,
@@ -111,6 +110,8 @@ export async function sendCode<Via extends OtpChannel>(
   try {
     await channel.deliver(services, app, { to: identifier, code, via })
   } catch (error) {
+    // A store outage on the way (the dev mailbox is a table) keeps its 503.
+    if (error instanceof ApiError && error.code === 'SERVICE_UNAVAILABLE') throw error
     const { detail, refusal } = channel.deliveryFailure(error)
     services.logger.error(`${via} delivery failed (app ${app.id}): ${detail}`)
     throw refusal
@@ -158,13 +159,7 @@ export async function authenticateWithCode(
   // A sign-up: the address must be one a new account may have.
   channel.identify(services, app, identifier, 'new')
   try {
-    const userId = await createUserWithAccount(
-      services.db,
-      app.id,
-      accountOf(channel, identifier),
-      now,
-    )
-    return startSession(services, app.id, userId, true)
+    return await startSessionForNewUser(services, app.id, accountOf(channel, identifier), now)
   } catch (error) {
     if (!isUniqueViolation(error)) throw error
     // A concurrent sign-up with the same address won; log into that user.
