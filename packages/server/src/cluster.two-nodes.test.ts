@@ -1,4 +1,4 @@
-import { Header, routes, TOTP_PERIOD_S } from '@latchkey/protocol'
+import { routes, TOTP_PERIOD_S } from '@latchkey/protocol'
 import { decodeProtectedHeader } from 'jose'
 import { generate } from 'otplib'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -9,7 +9,6 @@ import {
   missingClusterServices,
   type ClusterNode as Node,
   CLUSTER_ORIGIN as ORIGIN,
-  CLUSTER_PUBLIC_URL as PUBLIC_URL,
   startDeployment,
 } from './test/cluster.ts'
 import { createTestEnclaveKey } from './test/enclave-key.ts'
@@ -34,7 +33,7 @@ describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis',
   beforeAll(async () => {
     deployment = await startDeployment({ codeSendsPerAddress: SEND_LIMIT })
     ;[a, b] = deployment.nodes as [Node, Node]
-  }, 60_000)
+  }, 180_000)
 
   afterAll(() => deployment?.stop(), 30_000)
 
@@ -174,22 +173,8 @@ describe.skipIf(missing.length > 0)('two nodes on one PostgreSQL and one Redis',
   it('MFA: an authenticator app set up on A and confirmed on B; verified on A, the code spent on B', async () => {
     const key = await createTestEnclaveKey()
     const { token } = await emailLogin(a, b, 'mfa@example.com', key)
-    // A key route, called as the enclave page calls it: its own origin and a proof by the session's key.
-    const enclave = async (node: Node, path: string, body: object) =>
-      call(node, path, {
-        token,
-        body,
-        origin: PUBLIC_URL,
-        headers: {
-          [Header.enclaveProof]: await key.proof({
-            method: 'POST',
-            path,
-            token,
-            origin: PUBLIC_URL,
-            now: deployment.now(),
-          }),
-        },
-      })
+    const enclave = (node: Node, path: string, body: object) =>
+      deployment.enclaveCall(node, path, { token, key }, body)
     const totp = () => generate({ secret, epoch: Math.floor(deployment.now() / 1000) })
     const init = await enclave(a, routes.mfaTotpInit, {})
     expect(init.status).toBe(200)

@@ -18,6 +18,7 @@ import * as m011 from './migrations/011_key_releases.ts'
 import * as m012 from './migrations/012_enclave_keys.ts'
 import * as m013 from './migrations/013_mfa.ts'
 import * as m014 from './migrations/014_one_active_signing_key.ts'
+import * as m015 from './migrations/015_farcaster_channel_completions.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '012_enclave_keys': m012,
   '013_mfa': m013,
   '014_one_active_signing_key': m014,
+  '015_farcaster_channel_completions': m015,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

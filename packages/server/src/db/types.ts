@@ -195,6 +195,8 @@ export interface FarcasterChannelsTable {
   created_at: number
   expires_at: number
   used_at: number | null
+  /** The relay's completed status (JSON), kept from its first read until the channel is spent. */
+  completion: string | null
 }
 
 export interface OAuthLoginStatesTable {

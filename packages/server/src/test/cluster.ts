@@ -121,7 +121,7 @@ export interface Deployment {
   redisPrefix: string
   /** The options every node was started with (start another node with them). */
   options: ClusterNodeOptions
-  /** The deployment's clock (every node moves together), epoch ms. */
+  /** The deployment's clock (real time plus every advance; every node reads the same), epoch ms. */
   now(): number
   advance(ms: number): Promise<void>
   call(node: ClusterNode, path: string, options?: CallOptions): Promise<Answer>
@@ -134,24 +134,57 @@ export interface Deployment {
     email: string,
     enclaveKey?: TestEnclaveKey,
   ): Promise<{ token: string; refresh_token: string; user: { id: string } }>
+  /** A proof by the session's enclave key for POST `path`, at the deployment's time. */
+  enclaveProof(path: string, session: EnclaveSession): Promise<string>
+  /**
+   * A key route, called as the enclave page calls it: from the public URL's
+   * origin, with a fresh proof by the session's enclave key (or `proof`).
+   */
+  enclaveCall(
+    node: ClusterNode,
+    path: string,
+    session: EnclaveSession,
+    body: object,
+    proof?: string,
+  ): Promise<Answer>
   stop(): Promise<void>
+}
+
+/** A session bound to a test enclave key (emailLogin with the key). */
+export interface EnclaveSession {
+  token: string
+  key: TestEnclaveKey
 }
 
 export interface DeploymentOptions {
   nodes?: number
   codeSendsPerAddress?: number
+  /**
+   * Epoch ms the deployment's clock starts at (default 2030-01-01). Flows
+   * that check a peer's real-time stamps (an OpenID provider's id_token iat
+   * and exp) start at Date.now().
+   */
+  startAt?: number
   /** Per-node additions to ClusterNodeOptions. */
   node?: Partial<ClusterNodeOptions>
+  /** PostgreSQL `application_name` of the nodes' connections (pg_stat_activity tells them apart). */
+  applicationName?: string
 }
 
 export async function startDeployment(options: DeploymentOptions = {}): Promise<Deployment> {
   const schema = `cluster_${randomBytes(6).toString('hex')}`
   const redisPrefix = `latchkey-test:cluster:${randomBytes(6).toString('hex')}:`
   const appId = `cluster${randomBytes(9).toString('hex')}`
-  let now = Date.UTC(2030, 0, 1)
+  // The deployment's clock: real time from `startAt` on, moved forward by advance().
+  // The nodes count from the same real instant (clockBase), so they agree with it and each other.
+  const startAt = options.startAt ?? Date.UTC(2030, 0, 1)
+  const clockBase = Date.now()
+  let offset = startAt - clockBase
   await pgAdmin((client) => client.query(`CREATE SCHEMA ${schema}`))
   const databaseUrl = new URL(CLUSTER_PG_URL)
   databaseUrl.searchParams.set('options', `-c search_path=${schema}`)
+  if (options.applicationName)
+    databaseUrl.searchParams.set('application_name', options.applicationName)
   const nodeOptions: ClusterNodeOptions = {
     databaseUrl: databaseUrl.toString(),
     redisUrl: CLUSTER_REDIS_URL,
@@ -160,7 +193,8 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
     publicUrl: CLUSTER_PUBLIC_URL,
     appId,
     origin: CLUSTER_ORIGIN,
-    startAt: now,
+    startAt,
+    clockBase,
     codeSendsPerAddress: options.codeSendsPerAddress ?? 4,
     ...options.node,
   }
@@ -217,20 +251,31 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       throw new Error(`email auth: ${auth.status} ${JSON.stringify(auth.body)}`)
     return auth.body
   }
+  const enclaveProof: Deployment['enclaveProof'] = (path, { token, key }) =>
+    key.proof({ method: 'POST', path, token, origin: CLUSTER_PUBLIC_URL, now: Date.now() + offset })
+  const enclaveCall: Deployment['enclaveCall'] = async (node, path, session, body, proof) =>
+    call(node, path, {
+      token: session.token,
+      body,
+      origin: CLUSTER_PUBLIC_URL,
+      headers: { [Header.enclaveProof]: proof ?? (await enclaveProof(path, session)) },
+    })
   return {
     nodes,
     appId,
     schema,
     redisPrefix,
     options: nodeOptions,
-    now: () => now,
+    now: () => Date.now() + offset,
     async advance(ms) {
-      now += ms
+      offset += ms
       await Promise.all(nodes.map((node) => node.ask({ type: 'advance', ms })))
     },
     call,
     mailboxCode,
     emailLogin,
+    enclaveProof,
+    enclaveCall,
     stop,
   }
 }

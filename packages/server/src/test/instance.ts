@@ -11,7 +11,9 @@ import type { Database } from '../db/types.ts'
 import { createLatchkeyServer, type LatchkeyServer } from '../server.ts'
 import { createTestEnclaveKey, type TestEnclaveKey, type TestProofOptions } from './enclave-key.ts'
 
-export const TEST_ORIGIN = 'http://app.test'
+import { TEST_ORIGIN } from './origin.ts'
+
+export { TEST_ORIGIN }
 
 /** A clock tests move by hand (no sleeps). */
 export interface TestClock {

@@ -25,7 +25,9 @@ const authenticationFailed = (reason: string) =>
 /** Records a channel the relay opened; deletes channels long past their expiry on the way. */
 export async function recordChannel(
   services: Services,
-  row: Omit<FarcasterChannel, 'used_at' | 'channel_token_hash'> & { channelToken: string },
+  row: Omit<FarcasterChannel, 'used_at' | 'channel_token_hash' | 'completion'> & {
+    channelToken: string
+  },
 ): Promise<void> {
   const { channelToken, ...values } = row
   // Expired rows are kept a while so a late poll still hears "timed out", not "unknown".
@@ -35,7 +37,12 @@ export async function recordChannel(
     .execute()
   await services.db
     .insertInto('farcaster_channels')
-    .values({ ...values, channel_token_hash: channelTokenHash(channelToken), used_at: null })
+    .values({
+      ...values,
+      channel_token_hash: channelTokenHash(channelToken),
+      used_at: null,
+      completion: null,
+    })
     .execute()
 }
 
@@ -69,7 +76,8 @@ export async function consumeChannel(services: Services, channel: FarcasterChann
   const now = services.now()
   const result = await services.db
     .updateTable('farcaster_channels')
-    .set({ used_at: now })
+    // The relay's answer (a signed proof and a profile) is not kept past use.
+    .set({ used_at: now, completion: null })
     .where('channel_token_hash', '=', channel.channel_token_hash)
     .where('app_id', '=', channel.app_id)
     .where('used_at', 'is', null)
@@ -81,50 +89,30 @@ export async function consumeChannel(services: Services, channel: FarcasterChann
 /*
  * The relay deletes a channel the first time it reports it completed
  * (relay-core `GET /v1/channel/status`), and that first read is our status
- * proxy's. Its answer is kept here, in this process, until the channel
- * expires: a repeated poll gets the same answer, and authenticate takes the
- * profile fields (username, display name, bio, picture) from it rather than
- * from the browser. Another server node finds nothing here; the login then
- * works without the profile fields.
+ * proxy's. Its answer is kept on the channel's row until the channel is
+ * spent: a repeated poll gets the same answer on every node, and
+ * authenticate takes the profile fields (username, display name, bio,
+ * picture) from it rather than from the browser.
  */
-const completedCache = new WeakMap<Services, Map<string, CachedCompletion>>()
-const MAX_CACHED = 10_000
 
-interface CachedCompletion {
-  status: RelayCompletedStatus
-  expiresAt: number
-}
-
-export function rememberCompletion(
+/** Keeps the relay's completed status on the (unspent) channel. */
+export async function rememberCompletion(
   services: Services,
   channel: FarcasterChannel,
   status: RelayCompletedStatus,
-): void {
-  let cache = completedCache.get(services)
-  if (!cache) {
-    cache = new Map()
-    completedCache.set(services, cache)
-  }
-  const now = services.now()
-  for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key)
-  // Oldest first (insertion order) when full.
-  while (cache.size >= MAX_CACHED) {
-    const oldest = cache.keys().next().value
-    if (oldest === undefined) break
-    cache.delete(oldest)
-  }
-  cache.set(channel.channel_token_hash, { status, expiresAt: Number(channel.expires_at) })
+): Promise<void> {
+  await services.db
+    .updateTable('farcaster_channels')
+    .set({ completion: JSON.stringify(status) })
+    .where('channel_token_hash', '=', channel.channel_token_hash)
+    .where('app_id', '=', channel.app_id)
+    .where('used_at', 'is', null)
+    .execute()
 }
 
-export function recalledCompletion(
-  services: Services,
-  channel: FarcasterChannel,
-): RelayCompletedStatus | undefined {
-  const entry = completedCache.get(services)?.get(channel.channel_token_hash)
-  if (!entry || entry.expiresAt <= services.now()) return undefined
-  return entry.status
-}
-
-export function forgetCompletion(services: Services, channel: FarcasterChannel): void {
-  completedCache.get(services)?.delete(channel.channel_token_hash)
+/** The relay's completed status some node read for this channel, if any. */
+export function recalledCompletion(channel: FarcasterChannel): RelayCompletedStatus | undefined {
+  return channel.completion === null
+    ? undefined
+    : (JSON.parse(channel.completion) as RelayCompletedStatus)
 }

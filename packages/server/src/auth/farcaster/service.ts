@@ -27,7 +27,6 @@ import {
   consumeChannel,
   type FarcasterChannel,
   findUsableChannel,
-  forgetCompletion,
   recalledCompletion,
   recordChannel,
   rememberCompletion,
@@ -186,7 +185,7 @@ export async function farcasterStatus(
   if (!channelToken || channelToken.length > 512)
     throw new ApiError('INVALID_PAYLOAD', 'The channel token header is required')
   const channel = await findUsableChannel(services, app.id, channelToken)
-  const remembered = recalledCompletion(services, channel)
+  const remembered = recalledCompletion(channel)
   if (remembered) return toStatusWire(remembered)
   let status: RelayStatus
   try {
@@ -197,7 +196,7 @@ export async function farcasterStatus(
   if (status.state === 'pending') return { state: 'pending' }
   if (status.state === 'gone')
     throw upstreamError(services, app, new FarcasterRelayError('relay lost the channel'))
-  rememberCompletion(services, channel, status)
+  await rememberCompletion(services, channel, status)
   return toStatusWire(status)
 }
 
@@ -220,7 +219,7 @@ async function relayProfile(
   channelToken: string,
   fid: number,
 ): Promise<FarcasterProfile | undefined> {
-  let status = recalledCompletion(services, channel)
+  let status = recalledCompletion(channel)
   if (!status) {
     try {
       const fresh = await relayOf(services).channelStatus(channelToken)
@@ -280,7 +279,6 @@ async function verifiedProof(
   }
   const profile = await relayProfile(services, channel, proof.channel_token, proof.fid)
   await consumeChannel(services, channel)
-  forgetCompletion(services, channel)
   return { fid: proof.fid, custody, profile }
 }
 

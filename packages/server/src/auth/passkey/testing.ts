@@ -4,12 +4,8 @@ import { p256 } from '@noble/curves/nist.js'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers'
 import type { AppSettings } from '../../apps/service.ts'
-import {
-  type RequestOptions,
-  TEST_ORIGIN,
-  type TestInstance,
-  type TestResponse,
-} from '../../test/instance.ts'
+import type { RequestOptions, TestInstance, TestResponse } from '../../test/instance.ts'
+import { TEST_ORIGIN } from '../../test/origin.ts'
 
 /*
  * A software WebAuthn authenticator for tests (P-256 / ES256): real 'none'

@@ -3,7 +3,8 @@ import { routes, type SiwsSignInInput } from '@latchkey/protocol'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { base58, base64 } from '@scure/base'
 import { createSignInMessageText } from '@solana/wallet-standard-util'
-import { TEST_ORIGIN, type TestInstance, type TestResponse } from '../../test/instance.ts'
+import type { TestInstance, TestResponse } from '../../test/instance.ts'
+import { TEST_ORIGIN } from '../../test/origin.ts'
 import { MEMO_PROGRAM_IDS } from './transaction.ts'
 
 /** Wallet Standard's sign-in fields (camelCase), as the message text writes them. */
