@@ -161,6 +161,8 @@ export const ErrorCode = {
   INTERNAL_ERROR: 'INTERNAL_ERROR',
   /** `GET /ready`: the server is starting or draining, or its database or Redis does not answer (docs/operations.md). */
   NOT_READY: 'NOT_READY',
+  /** The database or the rate limiter's store (Redis) does not answer: retry shortly (docs/operations.md "Failures"). */
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   // Client side: external wallets (spec 01 §8 "Wallet"); provider codes map here (core/external/errors.ts)
   WALLET_USER_REJECTED: 'WALLET_USER_REJECTED',
   WALLET_REQUEST_TIMEOUT: 'WALLET_REQUEST_TIMEOUT',

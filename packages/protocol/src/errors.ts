@@ -118,6 +118,8 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   INTERNAL_ERROR: 500,
   // 503: take this node out of rotation; only `GET /ready` answers it (docs/operations.md).
   NOT_READY: 503,
+  // 503 with Retry-After: a store this node needs is away; the client retries (docs/operations.md "Failures").
+  SERVICE_UNAVAILABLE: 503,
 }
 
 /**

@@ -33,6 +33,12 @@ export function connectPostgres(
     types: pgTypes,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   })
+  // A connection that dies (PostgreSQL restarted, network cut) emits 'error'
+  // on its client — idle in the pool, or checked out between two queries —
+  // and an unheard 'error' would end the process. The pool drops such a
+  // client on its own; the request using it fails with 503 (http/unavailable.ts).
+  pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
 }
 

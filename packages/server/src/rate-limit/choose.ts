@@ -5,7 +5,7 @@ import type { RateLimiter } from './types.ts'
 
 /**
  * The server's limiter: the one given, else Redis when `redisUrl` is set
- * (shared by every node), else the in-process memory limiter, which logs a
+ * (shared by every node; it logs when Redis goes away and comes back), else the in-process memory limiter, which logs a
  * warning when it is full and refusing new callers (rate-limit/memory.ts).
  *
  * @example
@@ -15,11 +15,12 @@ export function chooseRateLimiter(options: {
   rateLimiter?: RateLimiter
   redisUrl?: string
   now: () => number
-  logger: Pick<Logger, 'warn'>
+  logger: Pick<Logger, 'warn' | 'info'>
 }): { limiter: RateLimiter; close?: () => Promise<void> } {
   if (options.rateLimiter) return { limiter: options.rateLimiter }
   if (options.redisUrl) {
-    const redis = new RedisRateLimiter(options.redisUrl)
+    // While Redis is away: sends, codes and keys refused, reads served (rate-limit/policy.ts).
+    const redis = new RedisRateLimiter(options.redisUrl, { logger: options.logger })
     return { limiter: redis, close: () => redis.close() }
   }
   const limiter = new MemoryRateLimiter({

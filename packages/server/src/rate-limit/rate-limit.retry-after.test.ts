@@ -43,7 +43,7 @@ it('the per-IP cap on code attempts: what is left of its window', async () => {
   expect(refused.headers.get('retry-after')).toBe('35')
   // A cross-origin page may read it: the header is exposed to the allowed origin.
   expect(refused.headers.get('access-control-allow-origin')).toBe(ORIGIN)
-  expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After')
+  expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id')
 })
 
 it('the per-address cap on code attempts (TOO_MANY_ATTEMPTS)', async () => {

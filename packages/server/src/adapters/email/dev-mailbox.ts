@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Logger } from '../../config.ts'
 import type { Database } from '../../db/types.ts'
+import { isStoreUnavailable, unavailable } from '../../http/unavailable.ts'
 import type { EmailMessage, EmailSender } from './types.ts'
 
 /** The first 6-digit run of a message: the code, for the dev mailbox listing. */
@@ -20,16 +21,22 @@ export class DevMailboxSender implements EmailSender {
   ) {}
 
   async send(message: EmailMessage): Promise<void> {
-    await this.db
-      .insertInto('dev_mailbox')
-      .values({
-        app_id: message.appId ?? null,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        created_at: this.now(),
-      })
-      .execute()
+    try {
+      await this.db
+        .insertInto('dev_mailbox')
+        .values({
+          app_id: message.appId ?? null,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          created_at: this.now(),
+        })
+        .execute()
+    } catch (error) {
+      // The mailbox is the database: its outage is the server's, not the mail's (a 503, not EMAIL_DELIVERY_FAILED).
+      if (isStoreUnavailable(error)) throw unavailable()
+      throw error
+    }
     this.logger.info(
       `[dev mailbox] to ${message.to}: ${extractCode(message.text) ?? '(no code)'} — ${message.subject}`,
     )
