@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isRunnableDevEnvironment } from 'vite'
 import type { TestProject } from 'vitest/node'
+import { assertNoSecretsInLogs, createRunLogDir, E2E_LOG_DIR_ENV, e2eLogger } from './log-check.ts'
 
 export interface E2EContext {
   serverUrl: string
@@ -123,10 +124,9 @@ function assertChromium(): void {
  */
 export default async function setup(project: TestProject) {
   assertChromium()
-  const { startServer, ensureApp } = await importSource<typeof import('@latchkey/server')>(
-    project,
-    '@latchkey/server',
-  )
+  const { startServer, ensureApp, createJsonLogger } = await importSource<
+    typeof import('@latchkey/server')
+  >(project, '@latchkey/server')
   const { startFakeGoogle, startFakeCloudKit } = await importSource<
     typeof import('@latchkey/server/test/fakes')
   >(project, '@latchkey/server/test/fakes')
@@ -146,6 +146,9 @@ export default async function setup(project: TestProject) {
   const github = await startTestGithub()
   const { createServer } = await import('vite')
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
+  // JSON logs of every server of the run, searched for secrets at the end (log-check.ts).
+  const logDir = createRunLogDir()
+  process.env[E2E_LOG_DIR_ENV] = logDir
 
   let databaseUrl: string | undefined
   let dropSchema: (() => Promise<void>) | undefined
@@ -192,7 +195,9 @@ export default async function setup(project: TestProject) {
       icloud: { apiBaseUrl: cloudKit.apiBaseUrl },
     },
     oauth: { endpoints: { google: oidc.endpoints, github: github.endpoints } },
-    logger: { info() {}, warn() {}, error: (m: string) => console.error(m) },
+    logger: e2eLogger(
+      createJsonLogger({ level: 'debug', destination: join(logDir, 'server.jsonl') }),
+    ),
   })
 
   process.env.VITE_LATCHKEY_API_URL = server.url
@@ -325,9 +330,32 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await demo.close()
+    const known = await deliveredCodes(server.server)
     await server.close()
     await Promise.all([google.close(), cloudKit.close(), oidc.close(), github.close()])
     await dropSchema?.()
     await rm(dataDir, { recursive: true, force: true })
+    assertNoSecretsInLogs(logDir, {
+      codes: known,
+      secrets: [
+        GOOGLE_CLIENT.clientSecret,
+        ICLOUD_CONTAINER.apiToken,
+        oidc.clientSecret,
+        github.clientSecret,
+      ],
+    })
   }
+}
+
+/** Every code the dev mailbox (a table) and the dev outbox (process memory) delivered in the run. */
+async function deliveredCodes(
+  server: import('@latchkey/server').LatchkeyServer,
+): Promise<string[]> {
+  const mails = await server.db.selectFrom('dev_mailbox').select('text').execute()
+  const { sms } = server.services
+  const texts = 'list' in sms && typeof sms.list === 'function' ? sms.list(undefined, 500) : []
+  return [
+    ...mails.map((m) => /\b(\d{6})\b/.exec(m.text)?.[1]),
+    ...(texts as Array<{ code: string | null }>).map((t) => t.code),
+  ].filter((code): code is string => Boolean(code))
 }

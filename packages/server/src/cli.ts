@@ -25,6 +25,7 @@ import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
+import { createJsonLogger } from './logging/json-logger.ts'
 import { purgeExpired } from './maintenance/purge.ts'
 import { defaultSessionOptions, resolveMasterKey } from './server.ts'
 import { rotateSigningKey } from './sessions/keys.ts'
@@ -197,7 +198,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
   const key = command.path.join(' ')
 
   if (key === 'serve') {
-    const running = await startServer({ ...config, dataDir, logger: consoleLogger })
+    // JSON lines on stdout, one per request and event (docs/operations.md "Logs").
+    const logger = createJsonLogger({ level: config.logLevel })
+    const running = await startServer({ ...config, dataDir, logger })
     out(
       `Latchkey listening on ${running.url} (public URL ${running.server.services.config.publicUrl})`,
     )

@@ -6,15 +6,12 @@ import type { TwilioOptions } from './adapters/sms/twilio.ts'
 import type { SmsSender } from './adapters/sms/types.ts'
 import type { OAuthOptions } from './auth/oauth/providers.ts'
 import type { Database } from './db/types.ts'
+import { type LogLevel, logLevelFromEnv } from './logging/levels.ts'
+import type { Logger } from './logging/logger.ts'
 import { type MetricsOptions, metricsOptionsFromEnv } from './metrics/options.ts'
 import type { RateLimiter } from './rate-limit/types.ts'
 
-/** Where log lines go. Nothing passed here may contain codes, tokens or keys (security bar 50). */
-export interface Logger {
-  info(message: string): void
-  warn(message: string): void
-  error(message: string): void
-}
+export { consoleLogger, type LogFields, type Logger, silentLogger } from './logging/logger.ts'
 
 /** Per-purpose request caps. Each is `limit` hits per `windowMs`. */
 export interface RateLimitRule {
@@ -277,14 +274,6 @@ export const defaultRateLimits: RateLimitOptions = {
 
 export const DEFAULT_PORT = 8787
 
-export const consoleLogger: Logger = {
-  info: (m) => console.log(m),
-  warn: (m) => console.warn(m),
-  error: (m) => console.error(m),
-}
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} }
-
 /**
  * Reads the server options from environment variables. This is the only
  * place the server looks at `process.env`.
@@ -297,6 +286,8 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   hostname: string
   /** `LATCHKEY_SHUTDOWN_TIMEOUT_MS`: startServer's drain bound (start.ts). */
   shutdownTimeoutMs?: number
+  /** `LATCHKEY_LOG_LEVEL`: the level of `latchkey serve`'s JSON logs (default info). */
+  logLevel: LogLevel
 } {
   const port = env.PORT ? Number.parseInt(env.PORT, 10) : DEFAULT_PORT
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -339,9 +330,11 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   if (env.LATCHKEY_GOOGLE_API_BASE_URL) google.apiBaseUrl = env.LATCHKEY_GOOGLE_API_BASE_URL
   const icloud: NonNullable<CloudRecoveryOptions['icloud']> = {}
   if (env.LATCHKEY_CLOUDKIT_API_BASE_URL) icloud.apiBaseUrl = env.LATCHKEY_CLOUDKIT_API_BASE_URL
+  const logLevel = logLevelFromEnv(env)
   return {
     port,
     hostname: env.HOST || '127.0.0.1',
+    logLevel,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.LATCHKEY_DATA_DIR || undefined,
     publicUrl: env.LATCHKEY_PUBLIC_URL || undefined,

@@ -18,6 +18,7 @@ it('exports of @latchkey/server', () => {
       "connectSqlite",
       "consoleLogger",
       "createApp",
+      "createJsonLogger",
       "createLatchkeyServer",
       "defaultCloudRecoveryEndpoints",
       "defaultRateLimits",

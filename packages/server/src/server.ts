@@ -55,7 +55,11 @@ import { healthRoute } from './http/health.ts'
 import { resolveOwnOrigins } from './http/own-origins.ts'
 import { type Readiness, readyRoute } from './http/ready.ts'
 import { buildOpenApi, defineRoute, type RouteDefinition, registerRoutes } from './http/route.ts'
+import { routeTemplate } from './http/route-template.ts'
 import { securityHeaders } from './http/security-headers.ts'
+import { isStoreUnavailable, unavailable } from './http/unavailable.ts'
+import { requestLog } from './logging/access-log.ts'
+import { withRequestId } from './logging/request-context.ts'
 import { DEFAULT_PURGE_INTERVAL_MS } from './maintenance/purge.ts'
 import { schedulePurge } from './maintenance/schedule.ts'
 import { httpMetrics, registerMetricsRoute } from './metrics/http.ts'
@@ -143,7 +147,8 @@ export function resolveMasterKey(
 export async function createLatchkeyServer(
   options: LatchkeyServerOptions = {},
 ): Promise<LatchkeyServer> {
-  const logger = options.logger ?? consoleLogger
+  // Lines written while a request is served carry its id (logging/request-context.ts).
+  const logger = withRequestId(options.logger ?? consoleLogger)
   const now = options.now ?? Date.now
   const dataDir = resolve(options.dataDir ?? '.data')
   const port = options.port ?? DEFAULT_PORT
@@ -295,6 +300,7 @@ export async function createLatchkeyServer(
     const openapi = buildOpenApi(definitions, { serverUrl: publicUrl, version: SERVER_VERSION })
 
     const app = new Hono<HonoEnv>()
+    app.use('*', requestLog(logger))
     if (metricsAccess) app.use('*', httpMetrics(metrics))
     app.use('*', securityHeaders(config))
     app.use('*', cors(services))
@@ -312,10 +318,16 @@ export async function createLatchkeyServer(
     app.onError((error, c) => {
       if (error instanceof ApiError)
         return c.json(error.toBody(), error.status as 400, error.headers())
+      // The database is away (a restart, a cut): 503 and retry, not a 500 (docs/operations.md "Failures").
+      if (isStoreUnavailable(error)) {
+        const refusal = unavailable()
+        return c.json(refusal.toBody(), 503, refusal.headers())
+      }
       // Unknown failures: log the kind, answer without internals.
-      logger.error(
-        `unhandled error on ${c.req.method} ${c.req.path}: ${error.name}: ${error.message}`,
-      )
+      logger.error(`unhandled error: ${error.name}: ${error.message}`, {
+        method: c.req.method,
+        route: routeTemplate(c),
+      })
       return c.json(new ApiError('INTERNAL_ERROR').toBody(), 500)
     })
 

@@ -41,8 +41,9 @@ export function cors(services: Services) {
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin)
       c.res.headers.set('Access-Control-Allow-Credentials', 'true')
-      // A 429's countdown, also in its body's `retry_after` (errors.ts `limited`).
-      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After')
+      // A 429's countdown, also in its body's `retry_after` (errors.ts `limited`);
+      // the request id a support request can quote (logging/access-log.ts).
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id')
     }
   }
 }

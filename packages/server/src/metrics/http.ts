@@ -1,14 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Hono, MiddlewareHandler } from 'hono'
-import { routePath } from 'hono/route'
 import { ApiError } from '../errors.ts'
 import type { HonoEnv } from '../http/context.ts'
+import { methodLabel, routeTemplate } from '../http/route-template.ts'
 import type { ServerMetrics } from './registry.ts'
 
 /** The path Prometheus scrapes. */
 export const METRICS_PATH = '/metrics'
-
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 /**
  * Counts and times every request: one counter increment and one histogram
@@ -24,10 +22,8 @@ export function httpMetrics(metrics: ServerMetrics): MiddlewareHandler<HonoEnv> 
     try {
       await next()
     } finally {
-      const path = routePath(c)
-      const route = path === '' || path === '*' || path === '/*' ? 'unmatched' : path
-      const method = METHODS.has(c.req.method) ? c.req.method : 'other'
-      metrics.request(method, route, c.res.status, (performance.now() - started) / 1000)
+      const seconds = (performance.now() - started) / 1000
+      metrics.request(methodLabel(c.req.method), routeTemplate(c), c.res.status, seconds)
     }
   }
 }
