@@ -139,6 +139,8 @@ export function resolveCloudRecoveryEndpoints(
 export interface LatchkeyServerOptions {
   /** `postgres://…` selects Postgres; anything else (or nothing) the SQLite file in `dataDir`. */
   databaseUrl?: string
+  /** PostgreSQL connections this node may open (default 10; docs/operations.md "Sizing"). */
+  databasePoolSize?: number
   /** An already-open Kysely instance (tests); wins over `databaseUrl`. Not closed by `close()` unless `ownsDb`. */
   db?: Kysely<Database>
   /** Close the injected `db` on `close()` (default false). */
@@ -323,6 +325,9 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
   if (idle !== undefined) sessions.idleLifetimeMs = idle
   const purgeIntervalMs = int('LATCHKEY_PURGE_INTERVAL_MS')
   const shutdownTimeoutMs = int('LATCHKEY_SHUTDOWN_TIMEOUT_MS')
+  const databasePoolSize = int('LATCHKEY_DATABASE_POOL_SIZE')
+  if (databasePoolSize !== undefined && databasePoolSize < 1)
+    throw new Error('LATCHKEY_DATABASE_POOL_SIZE must be at least 1')
   const google: NonNullable<CloudRecoveryOptions['google']> = {}
   if (env.LATCHKEY_GOOGLE_AUTHORIZATION_URL)
     google.authorizationUrl = env.LATCHKEY_GOOGLE_AUTHORIZATION_URL
@@ -348,6 +353,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     sessions,
     ...(purgeIntervalMs !== undefined ? { purgeIntervalMs } : {}),
     ...(shutdownTimeoutMs !== undefined ? { shutdownTimeoutMs } : {}),
+    ...(databasePoolSize !== undefined ? { databasePoolSize } : {}),
     cloudRecovery: { google, icloud },
     twilio: twilioFromEnv(env),
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),

@@ -166,7 +166,7 @@ export async function createLatchkeyServer(
     db = options.db
     ownsDb = options.ownsDb ?? false
   } else {
-    db = connectDatabase(options.databaseUrl, dataDir).db
+    db = connectDatabase(options.databaseUrl, dataDir, { poolSize: options.databasePoolSize }).db
     ownsDb = true
   }
 

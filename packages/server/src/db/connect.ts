@@ -87,8 +87,10 @@ export const sqliteFile = (dataDir: string): string => join(dataDir, 'latchkey.s
 export function connectDatabase(
   databaseUrl: string | undefined,
   dataDir: string,
+  options: { poolSize?: number } = {},
 ): { db: Kysely<Database>; kind: DbKind } {
-  if (isPostgresUrl(databaseUrl)) return { db: connectPostgres(databaseUrl), kind: 'postgres' }
+  if (isPostgresUrl(databaseUrl))
+    return { db: connectPostgres(databaseUrl, { max: options.poolSize }), kind: 'postgres' }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   return { db: connectSqlite(sqliteFile(dataDir)), kind: 'sqlite' }
 }
