@@ -111,6 +111,19 @@ export interface AccountInput {
   data: Record<string, unknown>
 }
 
+/** A new linked account's row, verified now. */
+const accountRow = (appId: string, userId: string, account: AccountInput, now: number) => ({
+  id: newId(),
+  user_id: userId,
+  app_id: appId,
+  type: account.type,
+  identifier: account.identifier,
+  data: JSON.stringify(account.data),
+  created_at: now,
+  first_verified_at: now,
+  latest_verified_at: now,
+})
+
 /**
  * Inserts a linked account; a unique violation (taken identifier) propagates.
  * A login method linked to a guest upgrades it (security bar 37): same user
@@ -132,17 +145,7 @@ export async function insertAccount(
     return db.transaction().execute((tx) => insertAccount(tx, appId, userId, account, now))
   await db
     .insertInto('linked_accounts')
-    .values({
-      id: newId(),
-      user_id: userId,
-      app_id: appId,
-      type: account.type,
-      identifier: account.identifier,
-      data: JSON.stringify(account.data),
-      created_at: now,
-      first_verified_at: now,
-      latest_verified_at: now,
-    })
+    .values(accountRow(appId, userId, account, now))
     .execute()
   if (account.type !== GUEST_ACCOUNT_TYPE && account.type !== WALLET_ACCOUNT_TYPE) {
     const upgraded = await db
@@ -188,17 +191,7 @@ export async function createUser(
 ): Promise<{ userId: string; user: UserWire }> {
   const userId = newUserId()
   const user = { id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 }
-  const row = {
-    id: newId(),
-    user_id: userId,
-    app_id: appId,
-    type: account.type,
-    identifier: account.identifier,
-    data: JSON.stringify(account.data),
-    created_at: now,
-    first_verified_at: now,
-    latest_verified_at: now,
-  }
+  const row = accountRow(appId, userId, account, now)
   await db.transaction().execute(async (tx) => {
     await assertSignUpAllowed(tx, appId, account)
     await insertUser.execute(tx, user)
