@@ -1,8 +1,10 @@
+import type { UserWire } from '@latchkey/protocol'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newSecret, sha256 } from '../ids.ts'
 import { activeAllowlist, assertAllowlisted, assertUserAllowlisted } from '../users/allowlist.ts'
 import { linkedAccountsOf } from '../users/service.ts'
+import { isPostgres, rotateFirstUseOnPostgres } from './rotate-pg.ts'
 import { revokeSession } from './service.ts'
 import {
   claimRefreshToken,
@@ -16,6 +18,8 @@ export interface RotatedRefreshToken {
   sessionId: string
   userId: string
   refreshToken: string
+  /** The user, when the rotation read it already (PostgreSQL, rotate-pg.ts); else read after. */
+  user?: UserWire
 }
 
 type RefreshTokenRow = NonNullable<Awaited<ReturnType<typeof findRefreshToken.first>>>
@@ -60,7 +64,9 @@ export async function rotateRefreshToken(
  * (which names the user), insert the successor. Null when the token cannot
  * be claimed (unknown, or rotated already). The conditional claim picks one
  * winner among concurrent refreshes; the successor row commits with it, so a
- * loser that reads the seal finds a live token.
+ * loser that reads the seal finds a live token. On PostgreSQL, for an app
+ * without an active allowlist, the same in one statement that also reads the
+ * user (rotate-pg.ts): one round trip instead of seven (eight with wallets).
  */
 async function rotateFirstUse(
   services: Services,
@@ -77,6 +83,12 @@ async function rotateFirstUse(
   // one connection belongs to the transaction until it ends.
   const app = await services.apps.get(appId)
   const allowlist = app && activeAllowlist(app.settings) !== null ? app.settings : null
+  // PostgreSQL, no allowlist to check between claim and insert: one statement, one round trip.
+  if (!allowlist && isPostgres(services.db)) {
+    const params = { hash, nextHash, sealed, appId, now, idleSince }
+    const rotated = await rotateFirstUseOnPostgres(services.db, params)
+    return rotated && { ...rotated, refreshToken: next }
+  }
   try {
     return await services.db.transaction().execute(async (tx) => {
       const token = await claimRefreshToken.first(tx, { hash, now, nextHash, sealed })

@@ -82,6 +82,23 @@ export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
   return toUserWire(user, mfaMethods, accounts, recoveryMethods)
 }
 
+/**
+ * The user as {@link getUserWire} returns it, from rows read elsewhere (the
+ * one-statement refresh on PostgreSQL, sessions/rotate-pg.ts): the accounts
+ * oldest first as `linkedAccountsOfUser` orders them, the enabled MFA
+ * methods, and the recovery method of each of the user's wallet secrets.
+ */
+export function userWireFromRows(
+  user: Selectable<UsersTable>,
+  mfaMethods: UserWire['mfa_methods'],
+  accounts: Selectable<LinkedAccountsTable>[],
+  recoveryMethods: RecoveryMethods,
+): UserWire {
+  const sorted = accounts.sort(byCreationThenWalletSlot)
+  const hasWallet = sorted.some((a) => a.type === WALLET_ACCOUNT_TYPE)
+  return toUserWire(user, mfaMethods, sorted, hasWallet ? recoveryMethods : undefined)
+}
+
 /** The user as the API returns it, from its rows (accounts in display order). */
 function toUserWire(
   user: Selectable<UsersTable>,
