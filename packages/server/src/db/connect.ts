@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts'
 import type { Database } from './types.ts'
 
 export type DbKind = 'postgres' | 'sqlite'
@@ -39,7 +40,7 @@ export function connectPostgres(
   // client on its own; the request using it fails with 503 (http/unavailable.ts).
   pool.on('error', () => {})
   pool.on('connect', (client) => client.on('error', () => {}))
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) })
 }
 
 /** SQLite on a file (created with its directory) or `:memory:`. */
