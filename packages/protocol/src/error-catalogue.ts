@@ -1,3 +1,4 @@
+import { fundingErrorMessages } from './error-catalogue-funding.ts'
 import { operationsErrorMessages } from './error-catalogue-operations.ts'
 import { transactionErrorMessages } from './error-catalogue-transactions.ts'
 import type { ErrorCode } from './error-codes.ts'
@@ -349,6 +350,8 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   // Spec 03 §8 "Transactions": error-catalogue-transactions.ts.
   ...transactionErrorMessages,
   ...operationsErrorMessages,
+  // Spec 03 §8 "Funding": error-catalogue-funding.ts.
+  ...fundingErrorMessages,
 }
 
 /**

@@ -200,6 +200,42 @@ export const ErrorCode = {
   UNKNOWN_TOKEN: 'UNKNOWN_TOKEN',
   /** The price source failed or did not price the token. */
   PRICE_UNAVAILABLE: 'PRICE_UNAVAILABLE',
+  // Funding (spec 03 §8 "Funding"; docs/funding.md); the chooser shows these in its banner.
+  /** The app offers no funding option, or funding is off: 'Wallet funding is not enabled'. */
+  FUNDING_NOT_ENABLED: 'FUNDING_NOT_ENABLED',
+  /** An add-funds click while the method picked is off: 'Funding wallet is not enabled'. */
+  FUNDING_METHOD_NOT_ENABLED: 'FUNDING_METHOD_NOT_ENABLED',
+  /** The funding chain is not in the provider's chains list (`{id}`). */
+  FUNDING_CHAIN_NOT_CONFIGURED: 'FUNDING_CHAIN_NOT_CONFIGURED',
+  FUNDING_USDC_SOLANA_TESTNET: 'FUNDING_USDC_SOLANA_TESTNET',
+  /** A funding request the client or server cannot read. */
+  FUNDING_INVALID_DATA: 'FUNDING_INVALID_DATA',
+  /** The app has no funding settings for the method or provider asked for. */
+  FUNDING_CONFIG_NOT_FOUND: 'FUNDING_CONFIG_NOT_FOUND',
+  /** The card provider reported a failure, or its status failed 3 times. */
+  FUNDING_PROVIDER_FAILED: 'FUNDING_PROVIDER_FAILED',
+  /** The provider's pop-up could not open. */
+  FUNDING_FLOW_INIT_FAILED: 'FUNDING_FLOW_INIT_FAILED',
+  /** Any other failed funding step. */
+  FUNDING_FAILED: 'FUNDING_FAILED',
+  /** The Coinbase-style on-ramp does not serve this chain. */
+  FUNDING_UNSUPPORTED_CHAIN: 'FUNDING_UNSUPPORTED_CHAIN',
+  /** The source wallet of a transfer cannot pay the amount (`{address}`). */
+  FUNDING_WALLET_INSUFFICIENT_FUNDS: 'FUNDING_WALLET_INSUFFICIENT_FUNDS',
+  /** The user refused the transfer in their wallet. */
+  FUNDING_USER_REJECTED: 'FUNDING_USER_REJECTED',
+  BRIDGE_QUOTE_FAILED: 'BRIDGE_QUOTE_FAILED',
+  BRIDGE_OPTION_FAILED: 'BRIDGE_OPTION_FAILED',
+  TOKEN_DETAILS_FAILED: 'TOKEN_DETAILS_FAILED',
+  /** The bridge reported failure or refund: funds come back (a refund status link). */
+  BRIDGE_FAILED: 'BRIDGE_FAILED',
+  BRIDGE_TIMED_OUT: 'BRIDGE_TIMED_OUT',
+  BRIDGE_INSUFFICIENT_BALANCE: 'BRIDGE_INSUFFICIENT_BALANCE',
+  BRIDGE_TRANSACTION_FAILED: 'BRIDGE_TRANSACTION_FAILED',
+  /** Server: the app has no credentials for that on-ramp provider. */
+  ONRAMP_NOT_CONFIGURED: 'ONRAMP_NOT_CONFIGURED',
+  /** Server: the on-ramp provider's API failed or answered something unreadable. */
+  ONRAMP_PROVIDER_ERROR: 'ONRAMP_PROVIDER_ERROR',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

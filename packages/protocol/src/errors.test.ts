@@ -39,6 +39,17 @@ const SPEC_MANDATED_GENERIC: Partial<Record<ErrorCode, UserMessage>> = {
   // Spec 01 §8 (line 188): "Others: 'Something went wrong', 'Try again later'." — the code for
   // a failure nobody named (an unexpected server error, anything thrown that is not ours).
   INTERNAL_ERROR: { title: 'Something went wrong', detail: 'Try again later' },
+  // Spec 03 §8 "Funding": the provider failure (or 3 failed status polls) and any other
+  // failed funding step, each in the spec's own words.
+  FUNDING_PROVIDER_FAILED: {
+    title:
+      'Something went wrong adding funds from Moonpay. Please try again or use another method to fund your wallet.',
+    retryable: true,
+  },
+  FUNDING_FAILED: {
+    title: 'Something went wrong adding funds. Please try again or use another method.',
+    retryable: true,
+  },
 }
 
 const codes = Object.values(ErrorCode)

@@ -112,6 +112,17 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   UNKNOWN_TOKEN: 404,
   // 424: the price source failed; not retried by the client (the server remembers it for 60 s).
   PRICE_UNAVAILABLE: 424,
+  FUNDING_NOT_ENABLED: 403,
+  FUNDING_METHOD_NOT_ENABLED: 403,
+  FUNDING_CHAIN_NOT_CONFIGURED: 400,
+  FUNDING_USDC_SOLANA_TESTNET: 400,
+  FUNDING_INVALID_DATA: 400,
+  FUNDING_CONFIG_NOT_FOUND: 404,
+  FUNDING_UNSUPPORTED_CHAIN: 400,
+  ONRAMP_NOT_CONFIGURED: 404,
+  ONRAMP_PROVIDER_ERROR: 502,
+  // 424 like PRICE_UNAVAILABLE: the server's Solana RPC failed reading a mint (spl_token_info).
+  TOKEN_DETAILS_FAILED: 424,
   UNAUTHORIZED: 401,
   ENCLAVE_PROOF_INVALID: 401,
   INVALID_REFRESH_TOKEN: 401,

@@ -96,5 +96,13 @@ export const routes = {
   mfaClear: '/api/v1/mfa/clear',
   /** A token's USD price by chain and symbol (spec 03 §7 "Prices and tokens"; docs/transactions.md). */
   tokenPrice: '/api/v1/token_price',
+  /** A mint's symbol and decimals (spec 03 §7 "Prices and tokens"; docs/funding.md). */
+  splTokenInfo: '/api/v1/spl_token_info',
+  /** Funding (docs/funding.md): a signed MoonPay widget URL for one of the user's wallets. */
+  fundingMoonpaySign: '/api/v1/funding/moonpay/sign',
+  /** A Coinbase Onramp session (pay URL and partner user id) for one of the user's wallets. */
+  fundingCoinbaseSession: '/api/v1/funding/coinbase/session',
+  /** The outcome of the user's latest Coinbase Onramp purchase. */
+  fundingCoinbaseStatus: '/api/v1/funding/coinbase/status',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { mfaMethodSchema } from './common.ts'
+import { fundingConfigSchema } from './funding.ts'
 
 export const createOnLoginSchema = z.enum(['all-users', 'users-without-wallets', 'off'])
 
@@ -55,7 +56,8 @@ export const appConfigSchema = z.object({
     user_owned_recovery_options: z.array(z.enum(['user-passcode', 'google-drive', 'icloud'])),
     mode: z.enum(['user-controlled-server-wallets-only', 'legacy-embedded-wallets-only']),
   }),
-  funding_config: z.null(),
+  /** Funding (spec 03 "Funding"; docs/funding.md): null when funding is off. */
+  funding_config: fundingConfigSchema.nullable(),
   /** MFA methods users of the app may enroll (spec 02 §3 `mfa.methods`; docs/mfa.md). */
   mfa_methods: z.array(mfaMethodSchema),
   /** Null unless the app set up Telegram login (bot credentials and this config). */
