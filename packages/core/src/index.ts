@@ -150,6 +150,7 @@ export {
   unlinkTelegram,
 } from './flows/telegram.ts'
 export { unlinkWallet } from './flows/wallet.ts'
+export * from './funding/index.ts'
 export { type AcceptTermsReturnType, acceptTerms } from './gates/acceptTerms.ts'
 export {
   type AccountTransferInput,
