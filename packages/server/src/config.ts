@@ -6,6 +6,7 @@ import type { TwilioOptions } from './adapters/sms/twilio.ts'
 import type { SmsSender } from './adapters/sms/types.ts'
 import type { OAuthOptions } from './auth/oauth/providers.ts'
 import type { Database } from './db/types.ts'
+import { type FundingOptions, fundingOptionsFromEnv } from './funding/options.ts'
 import { type LogLevel, logLevelFromEnv } from './logging/levels.ts'
 import type { Logger } from './logging/logger.ts'
 import { type MetricsOptions, metricsOptionsFromEnv } from './metrics/options.ts'
@@ -212,6 +213,8 @@ export interface LatchkeyServerOptions {
   prices?: CoinGeckoOptions
   /** `GET /metrics` (docs/operations.md "Metrics"): a bearer token, or public; unset: off. */
   metrics?: MetricsOptions
+  /** Funding hosts (MoonPay, Coinbase Onramp, bridge) and Solana RPC per cluster: docs/funding.md. */
+  funding?: FundingOptions
 }
 
 /** Where and how long the server asks Cloudflare about a Turnstile token (docs/captcha.md). */
@@ -359,6 +362,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
     chainRpcUrls: parseChainRpcUrls(env.LATCHKEY_RPC_URLS),
     prices: coinGeckoOptionsFromEnv(env),
     metrics: metricsOptionsFromEnv(env),
+    funding: fundingOptionsFromEnv(env),
     farcaster: {
       ...(env.LATCHKEY_FARCASTER_RELAY_URL ? { relayUrl: env.LATCHKEY_FARCASTER_RELAY_URL } : {}),
       ...(env.LATCHKEY_OPTIMISM_RPC_URL ? { optimismRpcUrl: env.LATCHKEY_OPTIMISM_RPC_URL } : {}),

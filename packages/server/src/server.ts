@@ -49,6 +49,8 @@ import { devMailboxRoute, registerDevMailboxPage } from './dev/routes.ts'
 import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
 import { ApiError } from './errors.ts'
+import { resolveFundingOptions } from './funding/options.ts'
+import { fundingRoutes } from './funding/routes.ts'
 import type { HonoEnv, ResolvedConfig, Services } from './http/context.ts'
 import { cors } from './http/cors.ts'
 import { healthRoute } from './http/health.ts'
@@ -226,6 +228,7 @@ export async function createLatchkeyServer(
       chainRpcUrls: { ...(options.chainRpcUrls ?? {}) },
       farcaster: { ...defaultFarcasterOptions, ...(options.farcaster ?? {}) },
       captcha: { ...defaultCaptchaOptions, ...(options.captcha ?? {}) },
+      funding: resolveFundingOptions(options.funding, options.production),
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()
@@ -282,6 +285,7 @@ export async function createLatchkeyServer(
       analyticsEventRoute,
       ...captchaRoutes,
       tokenPriceRoute,
+      ...fundingRoutes,
       ...(devMailbox ? [devMailboxRoute] : []),
       ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]

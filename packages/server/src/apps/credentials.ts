@@ -25,6 +25,22 @@ const token = (what: string, max: number) =>
     .max(max, `${what} is too long`)
     .regex(/^[\x21-\x7e]+$/, `${what} must be printable ASCII without spaces`)
 
+/**
+ * A CDP secret API key's private half: an EC key in PEM (ES256) or an Ed25519
+ * key as base64 of 64 bytes (seed then public key; EdDSA), as the CDP portal
+ * shows them (funding/coinbase-jwt.ts reads both).
+ */
+const cdpKeySecretSchema = z
+  .string()
+  .max(4096, 'api_key_secret is too long')
+  .refine(
+    (value) =>
+      /^-----BEGIN (EC )?PRIVATE KEY-----\n[A-Za-z0-9+/=\n]+-----END (EC )?PRIVATE KEY-----\n?$/.test(
+        value.trim().concat('\n'),
+      ) || /^[A-Za-z0-9+/]{86}==$/.test(value.trim()),
+    'api_key_secret must be the CDP key secret: an EC private key (PEM) or an Ed25519 key (base64)',
+  )
+
 /** What an app configures per provider; `api_token` is not secret (CloudKit JS ships it) but is sealed too. */
 export const providerCredentialsSchema = z.discriminatedUnion('provider', [
   z.object({
@@ -59,6 +75,27 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
     provider: z.literal('turnstile'),
     secret_key: token('secret_key', 512),
   }),
+  // MoonPay (docs/funding.md): the secret key widget URLs are signed with.
+  z.object({
+    provider: z.literal('moonpay'),
+    secret_key: z
+      .string()
+      .regex(
+        /^sk_(test|live)_[A-Za-z0-9]{1,256}$/,
+        'secret_key must look like sk_live_… or sk_test_…',
+      ),
+  }),
+  // Coinbase Onramp (docs/funding.md): a CDP secret API key (its name or id, and its private key).
+  z.object({
+    provider: z.literal('coinbase-onramp'),
+    api_key_name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9/_-]{0,255}$/,
+        'api_key_name must be the CDP key id or organizations/…/apiKeys/… name',
+      ),
+    api_key_secret: cdpKeySecretSchema,
+  }),
   // OAuth login (docs/login-oauth.md): the app's client at the provider (TikTok: client key).
   z.object({
     provider: z.enum(OAUTH_PROVIDERS),
@@ -82,6 +119,8 @@ export const credentialProviders: readonly CredentialProvider[] = [
   'icloud',
   'telegram',
   'turnstile',
+  'moonpay',
+  'coinbase-onramp',
   ...OAUTH_PROVIDERS,
 ]
 
@@ -145,7 +184,14 @@ function toColumns(store: CredentialStore, appId: string, credentials: ProviderC
         settings: '{}',
       }
     case 'turnstile':
+    case 'moonpay':
       return { client_id: null, client_secret: seal(credentials.secret_key), settings: '{}' }
+    case 'coinbase-onramp':
+      return {
+        client_id: credentials.api_key_name,
+        client_secret: seal(credentials.api_key_secret),
+        settings: '{}',
+      }
     case 'icloud':
       return {
         client_id: null,
@@ -250,8 +296,11 @@ export async function getAppProviderCredentials<P extends CredentialProvider>(
   } else if (provider === 'telegram') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, bot_token: secret, bot_name: row.client_id }
-  } else if (provider === 'turnstile') {
+  } else if (provider === 'turnstile' || provider === 'moonpay') {
     credentials = { provider, secret_key: secret }
+  } else if (provider === 'coinbase-onramp') {
+    if (row.client_id === null) throw unreadable()
+    credentials = { provider, api_key_name: row.client_id, api_key_secret: secret }
   } else if (provider === 'google-drive') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, client_id: row.client_id, client_secret: secret }

@@ -9,5 +9,5 @@ export const appConfigRoute = defineRoute({
   tags: ['apps'],
   auth: 'none',
   response: appConfigSchema,
-  handler: async ({ app }) => toAppConfig(app),
+  handler: async ({ app, services }) => toAppConfig(app, services.config.funding),
 })

@@ -10,6 +10,8 @@ import { captchaProviderOf } from '../captcha/provider.ts'
 import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
+import { defaultFundingOptions, type FundingServerOptions } from '../funding/options.ts'
+import { toFundingConfig } from '../funding/settings.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
 import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
 import { APP_SETTING_KEYS, type AppSettings, buildSettings } from './settings.ts'
@@ -239,8 +241,15 @@ function usableRecoveryOptions(app: AppRecord, offered: RecoveryOption[]): Recov
   )
 }
 
-/** Merges an app's stored settings with the defaults into the wire config (spec 01 §3). */
-export function toAppConfig(app: AppRecord): AppConfig {
+/**
+ * Merges an app's stored settings with the defaults into the wire config
+ * (spec 01 §3). `funding`: the server's funding hosts (MoonPay's API, the
+ * bridge), which `funding_config` names; default the real services.
+ */
+export function toAppConfig(
+  app: AppRecord,
+  funding: Pick<FundingServerOptions, 'moonpay' | 'bridge'> = defaultFundingOptions,
+): AppConfig {
   const s = app.settings
   const login: LoginMethodSwitches = {
     ...DEFAULT_LOGIN_METHOD_SWITCHES,
@@ -285,7 +294,10 @@ export function toAppConfig(app: AppRecord): AppConfig {
         : [],
       mode,
     },
-    funding_config: null,
+    funding_config: toFundingConfig(
+      { funding: s.funding, configuredProviders: app.configuredProviders },
+      funding,
+    ),
     mfa_methods: s.mfa_methods ?? [],
     telegram_auth_config:
       login.telegram && s.telegram_auth_config && app.configuredProviders.includes('telegram')

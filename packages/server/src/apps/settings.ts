@@ -2,6 +2,7 @@ import type { AllowlistEntry, AppConfig, LoginMethodSwitches } from '@latchkey/p
 import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
 import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
 import { isTurnstileSiteKey } from '../captcha/provider.ts'
+import { assertFundingSettings, type FundingSettings } from '../funding/settings.ts'
 import { assertAllowlistSettings } from '../users/allowlist.ts'
 import { assertMaxUsersSetting } from '../users/user-limit.ts'
 
@@ -67,6 +68,12 @@ export interface AppSettings {
     audience: string
     subject_claim?: string
   }
+  /**
+   * Wallet funding (docs/funding.md): the chooser's options, default amount
+   * and asset, bridging, MoonPay's publishable key; validated by
+   * funding/settings.ts. The provider secrets are credentials (sealed).
+   */
+  funding?: FundingSettings
 }
 
 /** The top-level keys of {@link AppSettings} (the CLI refuses others). */
@@ -91,6 +98,7 @@ export const APP_SETTING_KEYS: readonly string[] = [
   'telegram_auth_config',
   'chains',
   'custom_auth',
+  'funding',
 ] satisfies ReadonlyArray<keyof AppSettings>
 
 /** Settings that are switches: anything but true or false is refused. */
@@ -116,6 +124,7 @@ export function buildSettings(input: {
   if (settings.embedded_wallet_config !== undefined)
     assertEmbeddedWalletMode(settings.embedded_wallet_config)
   if (settings.mfa_methods !== undefined) assertMfaMethods(settings.mfa_methods)
+  if (settings.funding !== undefined) assertFundingSettings(settings.funding)
   for (const key of BOOLEAN_SETTINGS)
     if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
       throw new Error(`${key} must be true or false`)

@@ -168,7 +168,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       },
       'bot-name': { type: 'string', value: 'NAME', help: 'Telegram bot username (telegram)' },
       'bot-token-env': secretEnv('Telegram bot token'),
-      'secret-key-env': secretEnv('Turnstile secret key'),
+      'secret-key-env': secretEnv('Turnstile or MoonPay secret key'),
+      'api-key-name': {
+        type: 'string',
+        value: 'NAME',
+        help: 'CDP secret API key id or name (coinbase-onramp)',
+      },
+      'api-key-secret-env': secretEnv('CDP API key secret'),
     },
     notes: [
       'Providers and their flags:\n' +
@@ -177,6 +183,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         '                                (--api-token-env VAR | --api-token T)\n' +
         '  telegram                      --bot-name NAME --bot-token-env VAR\n' +
         '  turnstile                     --secret-key-env VAR\n' +
+        '  moonpay                       --secret-key-env VAR (docs/funding.md)\n' +
+        '  coinbase-onramp               --api-key-name NAME --api-key-secret-env VAR\n' +
         '  google, apple, github, …      --client-id X --client-secret-env VAR (docs/login-oauth.md)',
       'Secrets are read from the environment variable a flag names, never from the command ' +
         'line (other users of the machine can read it). A running server applies the change ' +

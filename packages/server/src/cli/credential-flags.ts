@@ -46,6 +46,25 @@ export function credentialsFromFlags(
     if (!secretKey) return `The environment variable ${variable} is empty or not set`
     return { provider, secret_key: secretKey }
   }
+  if (provider === 'moonpay') {
+    // MoonPay (docs/funding.md): the secret key widget URLs are signed with.
+    const variable = flag('secret-key-env')
+    const secretKey = fromEnv('secret-key-env')
+    if (!variable) return 'apps credentials set … moonpay needs --secret-key-env VAR'
+    if (!secretKey) return `The environment variable ${variable} is empty or not set`
+    return { provider, secret_key: secretKey.trim() }
+  }
+  if (provider === 'coinbase-onramp') {
+    // Coinbase Onramp (docs/funding.md): a CDP secret API key, its name and its private key.
+    const name = flag('api-key-name')
+    const variable = flag('api-key-secret-env')
+    const secret = fromEnv('api-key-secret-env')
+    if (!name || !variable)
+      return 'apps credentials set … coinbase-onramp needs --api-key-name NAME and --api-key-secret-env VAR'
+    if (!secret) return `The environment variable ${variable} is empty or not set`
+    // A PEM key kept on one line in an env file has its newlines written as \n.
+    return { provider, api_key_name: name, api_key_secret: secret.replace(/\\n/g, '\n').trim() }
+  }
   if (provider !== 'icloud') {
     // OAuth login providers (docs/login-oauth.md): the app's client at the provider.
     const clientId = flag('client-id')

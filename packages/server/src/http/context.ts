@@ -15,6 +15,7 @@ import type {
 } from '../config.ts'
 import type { SecretBox } from '../crypto/secrets.ts'
 import type { Database } from '../db/types.ts'
+import type { FundingServerOptions } from '../funding/options.ts'
 import type { ServerMetrics } from '../metrics/registry.ts'
 import type { TokenPrices } from '../prices/service.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
@@ -49,6 +50,8 @@ export interface ResolvedConfig {
   farcaster: FarcasterOptions
   /** Captcha verification (docs/captcha.md), defaults filled in. */
   captcha: CaptchaOptions
+  /** Funding hosts and Solana RPC endpoints (docs/funding.md), defaults filled in. */
+  funding: FundingServerOptions
 }
 
 /** Everything a handler may use; built once per server. */
