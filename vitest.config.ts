@@ -30,6 +30,10 @@ export default defineConfig({
   resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   test: {
+    // Vitest's default on a 2-core machine is one worker: the projects below
+    // would run one file at a time while the packaging test waits on npm and
+    // the storage tests on the database. Two at a time (docs/testing.md).
+    maxWorkers: 2,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
       {
@@ -81,12 +85,14 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, 'e2e/packaging/**'],
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
-          // Ceilings for tests that wait on events, not budgets: three files at a
+          // Ceilings for tests that wait on events, not budgets: four files at a
           // time on two loaded cores stretch the longest flows (a wallet
           // backed up and recovered on a second device) past a minute.
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          maxWorkers: 3,
+          // A browser test mostly waits (on the product's own timers, on
+          // Chromium, on the server): four at a time keep two cores busy.
+          maxWorkers: 4,
           // Its own group (run after the others in `npm test`): vitest needs
           // one per distinct maxWorkers.
           sequence: { groupOrder: 1 },

@@ -38,6 +38,13 @@ export interface E2EContext {
    * (docs/mfa.md); allowed on the demo's localhost origin too, for passkeys.
    */
   mfaAppId: string
+  /**
+   * Email login with wallet funding on (docs/funding.md): Receive funds and
+   * Transfer from wallet, 0.5 of the native currency asked for.
+   */
+  fundingAppId: string
+  /** The MoonPay hosts the server names for the funding app (routed by the tests). */
+  moonpay: { apiUrl: string; widgetUrl: string; publishableKey: string }
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string
@@ -68,6 +75,18 @@ const GATES_APP_ID = 'e2egatesaaaaaaaaaaaaaaaaa'
 const TRANSFER_APP_ID = 'e2etransferaaaaaaaaaaaaaa'
 const LIMIT_APP_ID = 'e2elimitaaaaaaaaaaaaaaaaa'
 const MFA_APP_ID = 'e2emfaaaaaaaaaaaaaaaaaaaa'
+const FUNDING_APP_ID = 'e2efundingaaaaaaaaaaaaaaa'
+/**
+ * MoonPay for the funding app: the key pair the server signs widget URLs
+ * with, and hosts that do not resolve — the funding browser tests route
+ * them to their own local MoonPay (packages/core/src/test/fake-moonpay.ts).
+ */
+const MOONPAY = {
+  publishableKey: 'pk_test_latchkeye2e',
+  secretKey: 'sk_test_latchkeye2esecret0123456789',
+  apiUrl: 'https://api.moonpay.e2e.invalid',
+  widgetUrl: 'https://buy.moonpay.e2e.invalid',
+}
 const GOOGLE_CLIENT = {
   clientId: 'latchkey-e2e.apps.googleusercontent.com',
   clientSecret: 'GOCSPX-e2e-client-secret-0123456789',
@@ -144,7 +163,6 @@ export default async function setup(project: TestProject) {
     accounts: OIDC_ACCOUNTS.map((a) => ({ ...a, email_verified: true, name: a.sub })),
   })
   const github = await startTestGithub()
-  const { createServer } = await import('vite')
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
   // JSON logs of every server of the run, searched for secrets at the end (log-check.ts).
   const logDir = createRunLogDir()
@@ -195,6 +213,13 @@ export default async function setup(project: TestProject) {
       icloud: { apiBaseUrl: cloudKit.apiBaseUrl },
     },
     oauth: { endpoints: { google: oidc.endpoints, github: github.endpoints } },
+    funding: {
+      moonpay: {
+        apiUrl: MOONPAY.apiUrl,
+        widgetUrl: MOONPAY.widgetUrl,
+        sandboxWidgetUrl: MOONPAY.widgetUrl,
+      },
+    },
     logger: e2eLogger(
       createJsonLogger({ level: 'debug', destination: join(logDir, 'server.jsonl') }),
     ),
@@ -202,14 +227,7 @@ export default async function setup(project: TestProject) {
 
   process.env.VITE_LATCHKEY_API_URL = server.url
   process.env.VITE_LATCHKEY_APP_ID = APP_ID
-  const demo = await createServer({
-    root: join(root, 'apps/demo'),
-    configFile: join(root, 'apps/demo/vite.config.ts'),
-    logLevel: 'error',
-    // No HMR: a source file saved during a run must not reload a page mid-test.
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
-  })
-  await demo.listen()
+  const demo = await serveDemo(join(root, 'apps/demo'))
   const address = demo.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('demo server did not start')
   const demoUrl = `http://127.0.0.1:${address.port}`
@@ -286,6 +304,27 @@ export default async function setup(project: TestProject) {
       mfa_methods: ['totp', 'sms', 'passkey'],
     },
   })
+  await ensureApp(server.server.db, {
+    id: FUNDING_APP_ID,
+    name: 'E2E Funding',
+    origins: [demoUrl],
+    settings: {
+      login_methods: { email: true },
+      funding: {
+        options: [
+          { method: 'card', provider: 'moonpay' },
+          { method: 'wallets', provider: null },
+          { method: 'manual', provider: null },
+        ],
+        default_recommended_amount: '0.5',
+        moonpay: { publishable_key: MOONPAY.publishableKey, sandbox: true },
+      },
+    },
+  })
+  await server.server.setAppProviderCredentials(FUNDING_APP_ID, {
+    provider: 'moonpay',
+    secret_key: MOONPAY.secretKey,
+  })
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -321,6 +360,12 @@ export default async function setup(project: TestProject) {
     transferAppId: TRANSFER_APP_ID,
     limitAppId: LIMIT_APP_ID,
     mfaAppId: MFA_APP_ID,
+    fundingAppId: FUNDING_APP_ID,
+    moonpay: {
+      apiUrl: MOONPAY.apiUrl,
+      widgetUrl: MOONPAY.widgetUrl,
+      publishableKey: MOONPAY.publishableKey,
+    },
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,
@@ -340,6 +385,7 @@ export default async function setup(project: TestProject) {
       secrets: [
         GOOGLE_CLIENT.clientSecret,
         ICLOUD_CONTAINER.apiToken,
+        MOONPAY.secretKey,
         oidc.clientSecret,
         github.clientSecret,
       ],
@@ -358,4 +404,36 @@ async function deliveredCodes(
     ...mails.map((m) => /\b(\d{6})\b/.exec(m.text)?.[1]),
     ...(texts as Array<{ code: string | null }>).map((t) => t.code),
   ].filter((code): code is string => Boolean(code))
+}
+
+/**
+ * The demo as a user's browser gets it from a host: built once (one request
+ * per chunk, not one per source module as Vite's dev server serves it) and
+ * served by Vite's preview server. Building takes seconds; every page load of
+ * the run saves hundreds of module requests.
+ */
+async function serveDemo(demoRoot: string) {
+  const { build, preview } = await import('vite')
+  const outDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-demo-'))
+  const configFile = join(demoRoot, 'vite.config.ts')
+  await build({
+    root: demoRoot,
+    configFile,
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  })
+  const server = await preview({
+    root: demoRoot,
+    configFile,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  })
+  return {
+    httpServer: server.httpServer,
+    close: async () => {
+      await server.close()
+      await rm(outDir, { recursive: true, force: true })
+    },
+  }
 }

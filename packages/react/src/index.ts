@@ -62,6 +62,12 @@ export {
   type ExportWalletOptions,
   useExportWallet,
 } from './hooks/useExportWallet.ts'
+export {
+  type FundWalletAsset,
+  type FundWalletOptions,
+  type FundWalletResult,
+  useFundWallet,
+} from './hooks/useFundWallet.ts'
 export { type UseGuestAccountReturnType, useGuestAccount } from './hooks/useGuestAccount.ts'
 export {
   type UseKeyActivityParameters,
@@ -162,6 +168,7 @@ export {
 } from './hooks/useWallets.ts'
 export { LatchkeyLoginPanel, type LatchkeyLoginPanelProps } from './LatchkeyLoginPanel.tsx'
 export { LatchkeyProvider, type LatchkeyProviderProps } from './LatchkeyProvider.tsx'
+export type { FundWalletUiConfig } from './modal/funding/request.ts'
 export type { LoginOptions, LoginResult, SignMessageUiOptions } from './store.ts'
 export type {
   EthereumScanOutcome,

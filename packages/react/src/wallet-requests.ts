@@ -3,6 +3,7 @@ import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { UserOwnedRecoveryMethod } from './config.ts'
 import type { ConnectWalletStep } from './connect-wallet-step.ts'
+import type { FundWalletRequest } from './modal/funding/request.ts'
 import type {
   EthereumTransactionRequest,
   SolanaTransactionRequest,
@@ -30,8 +31,9 @@ export type WalletScreenRequest<T = unknown> =
   | MfaEnrollmentRequest
   | EthereumTransactionRequest
   | SolanaTransactionRequest
+  | FundWalletRequest
 
-export type { ConnectWalletStep }
+export type { ConnectWalletStep, FundWalletRequest }
 
 /**
  * The connect-wallet screen on its own (`useRecoverWallet`, signing without

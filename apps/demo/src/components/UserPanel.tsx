@@ -1,6 +1,7 @@
 import { type User, useDeleteAccount, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
+import { FundPanel } from './FundPanel.tsx'
 import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
 import { Mfa } from './Mfa.tsx'
@@ -76,6 +77,7 @@ export function UserPanel({ user }: { user: User }) {
       <Wallets />
 
       <SendPanel />
+      <FundPanel />
 
       <ExternalWallets />
 

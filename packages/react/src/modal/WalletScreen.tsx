@@ -20,6 +20,8 @@ const EthereumTransactionScreen = lazy(() => import('./transactions/EthereumTran
 const SolanaTransactionScreen = lazy(
   () => import('./transactions/solana/SolanaTransactionScreen.tsx'),
 )
+// Funding (chooser, receive, transfer, on-ramp status): its own chunk, loaded on `fundWallet`.
+const FundWalletScreen = lazy(() => import('./funding/FundWalletScreen.tsx'))
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -120,6 +122,16 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
             onDone={onClose}
             onCancel={onClose}
             onExitChange={exitWith}
+          />
+        </Suspense>
+      )
+    case 'fund-wallet':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <FundWalletScreen
+            request={request}
+            onFunded={() => complete({ funded: true })}
+            onClose={onClose}
           />
         </Suspense>
       )

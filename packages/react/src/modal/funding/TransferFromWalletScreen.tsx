@@ -1,0 +1,109 @@
+import { LatchkeyError, sanitizeFundingAmount } from '@latchkey/core'
+import type { ConnectedExternalWallet } from '@latchkey/core/external'
+import { useState } from 'react'
+import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { Spinner } from '../components/Spinner.tsx'
+import { shortHex } from '../transactions/ethereum-display.ts'
+import { AmountForm } from './AmountForm.tsx'
+import { FundingAlert } from './message.tsx'
+import type { FundingToken, FundWalletRequest } from './request.ts'
+import { WalletPicker } from './WalletPicker.tsx'
+
+export interface TransferFromWalletScreenProps {
+  request: FundWalletRequest
+  token: FundingToken
+  onBack(): void
+  /** The transfer landed: on to the success screen. */
+  onTransferred(amount: string): void
+}
+
+type Step =
+  | { name: 'pick' }
+  | { name: 'amount'; wallet: ConnectedExternalWallet }
+  | { name: 'sending'; wallet: ConnectedExternalWallet; hash: string | null }
+
+/**
+ * Spec 03 "Transfer from wallet": the user's connected wallets and more to
+ * connect, then 'Confirm or edit amount' (digits and one decimal point;
+ * Continue only above 0), then the wallet's own confirmation and the
+ * transfer pending until it lands.
+ */
+export function TransferFromWalletScreen({
+  request,
+  token,
+  onBack,
+  onTransferred,
+}: TransferFromWalletScreenProps) {
+  const [step, setStep] = useState<Step>({ name: 'pick' })
+  const [amount, setAmount] = useState(() => sanitizeFundingAmount(request.amount))
+  const [error, setError] = useState<LatchkeyError | null>(null)
+
+  async function send(wallet: ConnectedExternalWallet) {
+    setError(null)
+    setStep({ name: 'sending', wallet, hash: null })
+    try {
+      await request.transfer(wallet, amount, token, (hash) =>
+        setStep({ name: 'sending', wallet, hash }),
+      )
+      onTransferred(amount)
+    } catch (e) {
+      setError(
+        e instanceof LatchkeyError
+          ? e
+          : new LatchkeyError('FUNDING_FAILED', undefined, { cause: e }),
+      )
+      setStep({ name: 'amount', wallet })
+    }
+  }
+
+  if (step.name === 'sending')
+    return (
+      <ScreenLayout title="Transfer from wallet">
+        <div className="lk-fund-status" role="status">
+          <Spinner />
+          <h3>{step.hash ? 'Transfer in progress' : `Confirm in ${step.wallet.meta.name}`}</h3>
+          <p>
+            {step.hash
+              ? `Sending ${amount} ${token.symbol} to your wallet on ${request.network}.`
+              : 'Approve the transfer in your wallet to continue.'}
+          </p>
+        </div>
+      </ScreenLayout>
+    )
+
+  if (step.name === 'amount')
+    return (
+      <ScreenLayout
+        title="Confirm or edit amount"
+        subtitle={`From ${step.wallet.meta.name} (${shortHex(step.wallet.address)}) to your wallet on ${request.network}.`}
+        onBack={() => {
+          setError(null)
+          setStep({ name: 'pick' })
+        }}
+      >
+        <div className="lk-stack">
+          <FundingAlert error={error} />
+          <AmountForm
+            amount={amount}
+            symbol={token.symbol}
+            onChange={setAmount}
+            onContinue={() => void send(step.wallet)}
+          />
+        </div>
+      </ScreenLayout>
+    )
+
+  return (
+    <ScreenLayout title="Transfer from wallet" onBack={onBack}>
+      <div className="lk-stack">
+        <FundingAlert error={error} />
+        <WalletPicker
+          request={request}
+          chainType={request.chainType}
+          onPick={(wallet) => setStep({ name: 'amount', wallet })}
+          onError={setError}
+        />
+      </div>
+    </ScreenLayout>
+  )
+}
