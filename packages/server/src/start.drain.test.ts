@@ -92,8 +92,48 @@ it('close() drains: /ready goes 503, new connections are refused, the request in
 
 it('a request still running when the drain bound is reached is cut, and close() completes', async () => {
   const { running, held, inFlight } = await startWithHeldRequest(0)
+  // Watched from now: the cut can reject it while close() is still running.
+  const outcome = inFlight.then(
+    () => 'answered',
+    () => 'cut',
+  )
   await running.close()
-  await expect(inFlight).rejects.toThrow()
+  await expect(outcome).resolves.toBe('cut')
   await expect(tryConnect(running.port)).rejects.toThrow('ECONNREFUSED')
   held.release()
+})
+
+it('waits for a handler whose client hung up before it closes the database', async () => {
+  const held = heldEmailSender()
+  const errors: string[] = []
+  const running = await startServer({
+    port: 0,
+    dataDir,
+    logger: { ...silentLogger, error: (message: string) => errors.push(message) },
+    emailSender: held.sender,
+    purgeIntervalMs: 0,
+  })
+  const { app } = await createApp(running.server.db, { name: 'Drain', origins: ['http://a.test'] })
+  const hangUp = new AbortController()
+  const gone = fetch(`${running.url}${routes.emailInit}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [Header.appId]: app.id },
+    body: JSON.stringify({ email: 'hangs-up@example.com' }),
+    signal: hangUp.signal,
+  })
+  await held.started
+  hangUp.abort()
+  await expect(gone).rejects.toThrow()
+
+  let closed = false
+  const closing = running.close().then(() => {
+    closed = true
+  })
+  // No connection is left, but the handler is still in the email send.
+  await expect(tryConnect(running.port)).rejects.toThrow('ECONNREFUSED')
+  expect(closed).toBe(false)
+  held.release()
+  await closing
+  // The handler finished on an open database: nothing failed.
+  expect(errors).toEqual([])
 })

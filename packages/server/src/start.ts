@@ -41,6 +41,25 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1'
   let latchkey: LatchkeyServer | null = null
+  // Handlers still running. A client that hangs up does not stop its
+  // handler, but its socket no longer holds `http.close()` back: close()
+  // waits for these too before the database goes.
+  let inFlight = 0
+  let settled: (() => void) | null = null
+  const track = (answer: Response | Promise<Response>) => {
+    if (!(answer instanceof Promise)) return answer
+    inFlight++
+    return answer.finally(() => {
+      if (--inFlight === 0) settled?.()
+    })
+  }
+  const handlersDone = (withinMs: number) =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          settled = resolve
+          setTimeout(resolve, Math.max(0, withinMs)).unref()
+        })
   const notReady = () =>
     new Response(JSON.stringify({ code: 'NOT_READY', message: 'Not ready: starting' }), {
       status: 503,
@@ -50,7 +69,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     (resolve, reject) => {
       const server = serve(
         {
-          fetch: (request, env) => (latchkey ? latchkey.app.fetch(request, env) : notReady()),
+          fetch: (request, env) =>
+            latchkey ? track(latchkey.app.fetch(request, env)) : notReady(),
           port: options.port ?? 8787,
           hostname,
         },
@@ -93,7 +113,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server: started,
     async close() {
       started.startDraining()
-      await closeHttp(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
+      const drainMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS
+      const deadline = Date.now() + drainMs
+      await closeHttp(drainMs)
+      await handlersDone(deadline - Date.now())
       await started.close()
     },
   }
