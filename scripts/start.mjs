@@ -66,8 +66,9 @@ const ensure = spawnSync(
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
 if (ensure.status !== 0) process.exit(ensure.status ?? 1)
-// The demo shows passkey sign-up ('Create new account' beside 'Log in with a passkey')
-// and offers every MFA method (docs/mfa.md).
+// The demo shows passkey sign-up ('Create new account' beside 'Log in with a passkey'),
+// offers every MFA method (docs/mfa.md), and funding by another wallet or by
+// QR code on the local chains (docs/funding.md; card on-ramps need the app's keys).
 const settings = spawnSync(
   process.execPath,
   [
@@ -76,7 +77,17 @@ const settings = spawnSync(
     'settings',
     DEMO_APP_ID,
     '--set',
-    '{"passkeys_for_signup_enabled":true,"mfa_methods":["totp","sms","passkey"]}',
+    JSON.stringify({
+      passkeys_for_signup_enabled: true,
+      mfa_methods: ['totp', 'sms', 'passkey'],
+      funding: {
+        options: [
+          { method: 'wallets', provider: null },
+          { method: 'manual', provider: null },
+        ],
+        default_recommended_amount: '0.1',
+      },
+    }),
   ],
   { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
 )
