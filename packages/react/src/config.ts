@@ -13,7 +13,7 @@ import {
 } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
-import type { LoginOptions } from './instance.ts'
+import type { LoginOptions } from './login-options.ts'
 import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing.ts'
 import type { SolanaCluster } from './solana-clusters.ts'
 

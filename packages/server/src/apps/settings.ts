@@ -3,8 +3,8 @@ import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
 import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
 import { isTurnstileSiteKey } from '../captcha/provider.ts'
 import { assertFundingSettings, type FundingSettings } from '../funding/settings.ts'
-import { assertAllowlistSettings } from '../users/allowlist.ts'
 import { assertMaxUsersSetting } from '../users/user-limit.ts'
+import { assertAllowlistSettings } from './allowlist-settings.ts'
 
 /** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
 export interface AppSettings {

@@ -1,5 +1,3 @@
-import type { AppRecord } from '../apps/service.ts'
-
 /** The captcha providers behind {@link verifyCaptcha} (docs/captcha.md). */
 export type CaptchaProviderName = 'turnstile' | 'altcha'
 
@@ -20,7 +18,10 @@ export const isTurnstileSiteKey = (value: string): boolean => TURNSTILE_SITE_KEY
  * The public app configuration and the server's verification both ask this,
  * so the widget the browser runs is always the one the server checks.
  */
-export function captchaProviderOf(app: AppRecord): CaptchaProviderName | null {
+export function captchaProviderOf(app: {
+  settings: { captcha_enabled?: boolean; captcha_site_key?: string | null }
+  configuredProviders: readonly string[]
+}): CaptchaProviderName | null {
   const s = app.settings
   if (!s.captcha_enabled) return null
   if (s.captcha_site_key && app.configuredProviders.includes('turnstile')) return 'turnstile'

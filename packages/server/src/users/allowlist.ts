@@ -1,20 +1,12 @@
 import {
   type AllowlistEntry,
-  allowlistEntrySchema,
   normalizeEmail,
   normalizeWalletName,
   OAUTH_PROVIDERS,
 } from '@latchkey/protocol'
-import { z } from 'zod'
-import type { AppSettings } from '../apps/service.ts'
+import type { AppSettings } from '../apps/settings.ts'
 import { ApiError } from '../errors.ts'
-import type { Services } from '../http/context.ts'
-import {
-  linkedAccountsOf,
-  SIWE_ACCOUNT_TYPE,
-  SIWS_ACCOUNT_TYPE,
-  WALLET_ACCOUNT_TYPE,
-} from './service.ts'
+import { SIWE_ACCOUNT_TYPE, SIWS_ACCOUNT_TYPE, WALLET_ACCOUNT_TYPE } from './accounts-wire.ts'
 
 /*
  * The app's allowlist (docs/access-control.md "Allowlist"): when enabled,
@@ -134,55 +126,4 @@ export function assertAllowlisted(settings: AppSettings, accounts: AllowlistAcco
   if (accounts.some((account) => entries.some((entry) => accountMatchesEntry(account, entry))))
     return
   throw new ApiError('ALLOWLIST_REJECTED')
-}
-
-/**
- * The allowlist check of a login by an existing user (sessions/service.ts
- * startSession): any of the user's linked accounts may match. Costs nothing
- * while the allowlist is off (the app comes from the in-memory cache).
- */
-export async function assertUserAllowlisted(
-  services: Services,
-  appId: string,
-  userId: string,
-): Promise<void> {
-  const app = await services.apps.get(appId)
-  if (!app || activeAllowlist(app.settings) === null) return
-  assertAllowlisted(app.settings, await linkedAccountsOf(services.db, userId))
-}
-
-const allowlistSettingsSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  entries: z.array(allowlistEntrySchema).max(10_000).optional(),
-})
-
-/**
- * Checks `settings.allowlist` when an app is created or updated; throws an
- * Error naming the bad field (apps/service.ts, like custom_auth). Each
- * entry's value must be of its kind: an email, a domain, a phone number
- * with its country code, an EVM or Solana address, a wallet name.
- */
-export function assertAllowlistSettings(value: unknown): void {
-  const parsed = allowlistSettingsSchema.safeParse(value)
-  if (!parsed.success)
-    throw new Error(
-      `Invalid allowlist: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'allowlist'}: ${i.message}`).join('; ')}`,
-    )
-  for (const [index, entry] of (parsed.data.entries ?? []).entries()) {
-    const v = entry.value.trim()
-    const ok =
-      entry.type === 'email'
-        ? /^[^\s@]+@[^\s@]+$/.test(v)
-        : entry.type === 'email_domain'
-          ? /^@?[^\s@]+\.[^\s@]+$/.test(v)
-          : entry.type === 'phone'
-            ? /^\+?[\d\s().-]+$/.test(v) && normalizePhone(v).length >= 5
-            : entry.type === 'wallet_address'
-              ? isEvmAddress(v) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(v)
-              : normalizeWalletName(v).length > 0
-    if (!ok)
-      throw new Error(
-        `Invalid allowlist: entries.${index}: not a valid ${entry.type}: ${entry.value}`,
-      )
-  }
 }

@@ -1,5 +1,5 @@
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely'
-import type { AppSettings } from '../apps/service.ts'
+import type { AppSettings } from '../apps/settings.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { type AllowlistAccount, assertAllowlisted } from './allowlist.ts'
