@@ -5,7 +5,7 @@ import { base58 } from '@scure/base'
 /** SPL Token account layouts (mint: 82 bytes, token account: 165), read and written by hand. */
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb'
-export const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW3D3fsArJNwQzpLRsnX'
+export const ASSOCIATED_TOKEN_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL'
 export const MINT_SIZE = 82
 export const TOKEN_ACCOUNT_SIZE = 165
 
