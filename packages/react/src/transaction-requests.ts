@@ -8,6 +8,7 @@ import type {
 } from '@latchkey/core/transactions'
 import type { Chain, Hex, TransactionReceipt } from 'viem'
 import type { ConnectWalletStep } from './connect-wallet-step.ts'
+import type { FundWalletRequest } from './modal/funding/request.ts'
 import type { SolanaCluster } from './solana-clusters.ts'
 
 // The transaction screens' requests (spec 03 "Ethereum transaction confirm",
@@ -86,8 +87,14 @@ export interface EthereumTransactionRequest {
   scan(prepared: PreparedEthereumTransaction): Promise<EthereumScanOutcome>
   /** Signs in the enclave, then (mode 'send') broadcasts and waits for the receipt. */
   submit(prepared: PreparedEthereumTransaction): Promise<EthereumStepResult>
-  /** 'Add funds' (funding enabled): opens funding for `amount` wei. Absent: the button is disabled. */
-  addFunds?: (amount: bigint) => Promise<void>
+  /**
+   * 'Add funds' (the app has funding on): the funding flow for this wallet and
+   * chain, asking `amount` wei (spec 03 §3 `comingFromSendTransactionScreen`).
+   * The confirm screen draws it in place and comes back when it closes;
+   * FUNDING_METHOD_NOT_ENABLED when nothing can fund this chain. Absent: the
+   * button is disabled.
+   */
+  addFunds?: (amount: bigint) => Promise<FundWalletRequest>
   /** The gas is paid by the app (a paymaster): 'Sponsored' instead of the fee. */
   sponsored?: boolean
   /**
@@ -132,8 +139,8 @@ export interface SolanaTransactionRequest {
   refresh(transaction: Uint8Array): Promise<Uint8Array>
   /** Signs in the enclave; in mode 'send', sends and waits for confirmation. */
   submit(transaction: Uint8Array): Promise<SolanaStepResult>
-  /** 'Add funds' (funding enabled) for `lamports`; absent: the button is disabled. */
-  addFunds?: (lamports: bigint) => Promise<void>
+  /** 'Add funds' (funding on): the funding flow asking `lamports`, as Ethereum's `addFunds`. */
+  addFunds?: (lamports: bigint) => Promise<FundWalletRequest>
   /**
    * SOL's USD price (spec 03 §7: chain 0, symbol SOL), asked once per
    * screen; null: no dollar values. Absent off mainnet-beta.

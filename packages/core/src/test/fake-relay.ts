@@ -33,6 +33,14 @@ export interface FakeRelay {
   close(): Promise<void>
 }
 
+/** A System program Transfer's data as Relay sends it: hex of u32 LE 2, then u64 LE lamports. */
+function systemTransferData(lamports: bigint): string {
+  const bytes = Buffer.alloc(12)
+  bytes.writeUInt32LE(2, 0)
+  bytes.writeBigUInt64LE(lamports, 4)
+  return bytes.toString('hex')
+}
+
 export async function startFakeRelay(): Promise<FakeRelay> {
   let quoteFailure: { status: number; message: string; errorCode: string } | null = null
   let statusFailures = { count: 0, status: 500 }
@@ -105,7 +113,7 @@ export async function startFakeRelay(): Promise<FakeRelay> {
                 },
               ],
               programId: '11111111111111111111111111111111',
-              data: `02000000${BigInt(amount).toString(16).padStart(16, '0')}`,
+              data: systemTransferData(BigInt(amount)),
             },
           ],
           addressLookupTableAddresses: [],

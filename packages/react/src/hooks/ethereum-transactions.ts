@@ -10,8 +10,6 @@ import type {
   TransactionScanResult,
 } from '@latchkey/core/transactions'
 import type { Chain, Hex } from 'viem'
-import { mainnet } from 'viem/chains'
-import type { LatchkeyConfig } from '../config.ts'
 import type { LatchkeyInstance } from '../store.ts'
 import type {
   EthereumScanOutcome,
@@ -19,17 +17,15 @@ import type {
   EthereumTransactionRequest,
   TransactionUiOptions,
 } from '../transaction-requests.ts'
+import { appChains } from './app-chains.ts'
 import { openConnectWallet, recoveryHandlers, transactionWallet } from './signing.ts'
+import { transactionFunding } from './transaction-funding.ts'
 
 // Chain access, decoding and simulation load with the first transaction: the
 // modal's first chunk does not carry them.
 const transactions = () => import('@latchkey/core/transactions')
 
-/** The app's chains (`chains`, default `[mainnet]`) and the one used when a request names none. */
-export function appChains(host: LatchkeyConfig): { chains: Chain[]; defaultChain: Chain } {
-  const chains = (host.chains ?? [host.defaultChain ?? mainnet]) as Chain[]
-  return { chains, defaultChain: (host.defaultChain ?? chains[0] ?? mainnet) as Chain }
-}
+export { appChains }
 
 /** The explorer page of a transaction on `chain`; null for a chain without one (a local node). */
 export function explorerTxUrl(chain: Chain, hash: string): string | null {
@@ -158,6 +154,7 @@ export function ethereumTransactionRequest(
         }),
     }),
     ...recoveryHandlers(instance, wallet),
+    ...transactionFunding(instance, wallet.address, { chainType: 'ethereum', chain }),
   }
 }
 

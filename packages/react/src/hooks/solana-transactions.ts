@@ -5,8 +5,6 @@ import {
   signSolanaTransaction,
 } from '@latchkey/core'
 import type { SolanaClient } from '@latchkey/core/solana'
-import type { LatchkeyConfig } from '../config.ts'
-import { DEFAULT_SOLANA_CLUSTERS } from '../solana-clusters.ts'
 import type { LatchkeyInstance } from '../store.ts'
 import type {
   SolanaCluster,
@@ -14,15 +12,15 @@ import type {
   SolanaTransactionRequest,
   TransactionUiOptions,
 } from '../transaction-requests.ts'
+import { appSolanaClusters } from './app-chains.ts'
 import { openConnectWallet, recoveryHandlers, transactionWallet } from './signing.ts'
+import { transactionFunding } from './transaction-funding.ts'
 
 // @solana/kit and the decoders load with the first Solana transaction: the
 // modal's first chunk (and apps that never send on Solana) do not carry them.
 const solana = () => import('@latchkey/core/solana')
 
-/** The app's Solana clusters (`solanaClusters`, default mainnet-beta). */
-export const appSolanaClusters = (host: LatchkeyConfig): readonly SolanaCluster[] =>
-  host.solanaClusters?.length ? host.solanaClusters : DEFAULT_SOLANA_CLUSTERS
+export { appSolanaClusters }
 
 /**
  * The cluster called `name` among the app's, else the first; one the app did
@@ -121,6 +119,7 @@ export function solanaTransactionRequest(
         }),
     }),
     ...recoveryHandlers(instance, wallet),
+    ...transactionFunding(instance, wallet.address, { chainType: 'solana', cluster }),
   }
 }
 

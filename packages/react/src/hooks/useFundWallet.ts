@@ -6,9 +6,8 @@ import { useLatchkeyInstance } from '../context.ts'
 import type { FundWalletRequest, FundWalletUiConfig } from '../modal/funding/request.ts'
 import type { SolanaCluster } from '../solana-clusters.ts'
 import type { LatchkeyInstance } from '../store.ts'
-import { appChains } from './ethereum-transactions.ts'
+import { appChains, appSolanaClusters } from './app-chains.ts'
 import { isUserRejection } from './signing.ts'
-import { appSolanaClusters } from './solana-transactions.ts'
 
 // Balances, transfers, prices and the pollers load with the funding screens:
 // the host page's first chunk carries only this hook.
@@ -115,7 +114,6 @@ export async function fundWalletRequest(
         ...options.cluster,
       }
     : clusters[0]
-  const bridging = Boolean(config?.cross_chain_bridging_enabled && config.bridge)
   const fundingOptions = resolveFundingOptions({
     config,
     chainType,
@@ -125,10 +123,7 @@ export async function fundWalletRequest(
   } as Parameters<typeof resolveFundingOptions>[0]).filter(
     (option) =>
       // The on-ramps sell the native currency and USDC only, not any ERC-20.
-      !(typeof asset === 'object' && option.provider !== null) &&
-      // Solana is funded from another wallet through the bridge only ('Transfer from
-      // another network'): without bridging the option is not offered.
-      !(chainType === 'solana' && option.method === 'wallets' && !bridging),
+      !(typeof asset === 'object' && option.provider !== null),
   )
   const target =
     chainType === 'ethereum'

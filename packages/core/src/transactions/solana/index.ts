@@ -2,6 +2,15 @@
 // `@solana/kit`, apart from the main entry so apps that never send on Solana
 // do not load it.
 export {
+  type BuildSolanaFundingTransferParameters,
+  type BuildSolanaInstructionsTransactionParameters,
+  buildSolanaFundingTransfer,
+  buildSolanaInstructionsTransaction,
+  type SolanaFundingToken,
+  type SolanaFundingTransaction,
+  solanaSignatureOf,
+} from '../../funding/solana-transfer.ts'
+export {
   type DecodedSolanaTransaction,
   type DecodeSolanaTransactionOptions,
   decodeSolanaTransaction,

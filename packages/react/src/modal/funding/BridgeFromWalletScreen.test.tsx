@@ -107,6 +107,9 @@ describe("'Transfer from another network' (spec 03 Solana bridge-funding)", () =
     await drive.token({ symbol: 'SOL', decimals: 9 })
     fireEvent.click(button('Transfer from wallet'))
     await act(async () => undefined)
+    // The Solana wallets first; the bridge behind 'Transfer from another network'.
+    fireEvent.click(button('Transfer from another network'))
+    await act(async () => undefined)
     fireEvent.click(button(/^Test Wallet/))
     await act(async () => fireEvent.click(button('Continue')))
     await act(async () => fireEvent.click(button(/^Base/)))

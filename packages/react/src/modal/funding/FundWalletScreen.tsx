@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { CheckIcon } from '../components/icons.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
+import { BridgeFromSolanaScreen } from './BridgeFromSolanaScreen.tsx'
 import { BridgeFromWalletScreen } from './BridgeFromWalletScreen.tsx'
 import { FundingChooserScreen } from './FundingChooserScreen.tsx'
 import { OnrampStatusScreen } from './OnrampStatusScreen.tsx'
@@ -22,6 +23,7 @@ type View =
   | { name: 'chooser' }
   | { name: 'receive' }
   | { name: 'transfer' }
+  | { name: 'bridge' }
   | { name: 'onramp'; provider: CardProvider; id: string; popup: Window }
   | { name: 'transferred'; amount: string; line?: string }
 
@@ -134,15 +136,29 @@ export default function FundWalletScreen({ request, onFunded, onClose }: FundWal
         onContinue={onClose}
       />
     )
-  if (view.name === 'transfer' && token && request.chainType === 'solana' && request.bridge)
+  const bridged = (amount: string, line: string) => {
+    onFunded()
+    setView({ name: 'transferred', amount, line })
+  }
+  const toTransfer = () => setView({ name: 'transfer' })
+  // 'Transfer from another network': SOL bridged from Ethereum, or the chain's currency from Solana.
+  const { bridge, bridgeFromSolana } = request
+  const bridgeable = Boolean(token && !token.address && (bridge ?? bridgeFromSolana))
+  if (view.name === 'bridge' && token && request.chainType === 'solana' && bridge)
     return (
       <BridgeFromWalletScreen
-        request={{ ...request, bridge: request.bridge }}
-        onBack={toChooser}
-        onBridged={(amount, line) => {
-          onFunded()
-          setView({ name: 'transferred', amount, line })
-        }}
+        request={{ ...request, bridge }}
+        onBack={toTransfer}
+        onBridged={bridged}
+      />
+    )
+  if (view.name === 'bridge' && token && request.chainType === 'ethereum' && bridgeFromSolana)
+    return (
+      <BridgeFromSolanaScreen
+        request={{ ...request, bridgeFromSolana }}
+        token={token}
+        onBack={toTransfer}
+        onBridged={bridged}
       />
     )
   if (view.name === 'transfer' && token)
@@ -155,6 +171,7 @@ export default function FundWalletScreen({ request, onFunded, onClose }: FundWal
           onFunded()
           setView({ name: 'transferred', amount })
         }}
+        {...(bridgeable ? { onOtherNetwork: () => setView({ name: 'bridge' }) } : {})}
       />
     )
   if (view.name === 'onramp')

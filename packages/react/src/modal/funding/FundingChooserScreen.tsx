@@ -1,5 +1,6 @@
 import type { LatchkeyError } from '@latchkey/core'
 import type { CardProvider, FundingMethod } from '@latchkey/protocol/schemas'
+import { useChrome } from '../components/chrome.ts'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { FundingAlert } from './message.tsx'
 import type { FundWalletRequest } from './request.ts'
@@ -62,8 +63,11 @@ export function FundingChooserScreen({
       ? `Add funds to your ${request.walletName} wallet`
       : 'Add funds to your wallet')
   const badge = paymentBadge()
+  // From a confirm screen's 'Add funds' (spec 03 §3): back returns to the transaction.
+  const { onClose } = useChrome()
+  const back = request.comingFromSendTransactionScreen ? onClose : undefined
   return (
-    <ScreenLayout title={title}>
+    <ScreenLayout title={title} onBack={back}>
       <div className="lk-stack">
         <FundingAlert error={error} />
         <div className="lk-options">

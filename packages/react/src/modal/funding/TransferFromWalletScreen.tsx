@@ -15,6 +15,8 @@ export interface TransferFromWalletScreenProps {
   onBack(): void
   /** The transfer landed: on to the success screen. */
   onTransferred(amount: string): void
+  /** Bridging is offered: 'Transfer from another network' opens its source picker. */
+  onOtherNetwork?: () => void
 }
 
 type Step =
@@ -33,6 +35,7 @@ export function TransferFromWalletScreen({
   token,
   onBack,
   onTransferred,
+  onOtherNetwork,
 }: TransferFromWalletScreenProps) {
   const [step, setStep] = useState<Step>({ name: 'pick' })
   const [amount, setAmount] = useState(() => sanitizeFundingAmount(request.amount))
@@ -103,6 +106,11 @@ export function TransferFromWalletScreen({
           onPick={(wallet) => setStep({ name: 'amount', wallet })}
           onError={setError}
         />
+        {onOtherNetwork && (
+          <button type="button" className="lk-btn lk-btn-secondary" onClick={onOtherNetwork}>
+            Transfer from another network
+          </button>
+        )}
       </div>
     </ScreenLayout>
   )

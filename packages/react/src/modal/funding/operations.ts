@@ -18,12 +18,15 @@ import { chainClient, readTokenInfo } from '@latchkey/core/transactions'
 import type { FundingConfig } from '@latchkey/protocol/schemas'
 import { type Chain, erc20Abi, getAddress, parseUnits } from 'viem'
 import { resolveConfig } from '../../config.ts'
-import { appChains } from '../../hooks/ethereum-transactions.ts'
+import { appChains, appSolanaClusters } from '../../hooks/app-chains.ts'
 import type { SolanaCluster } from '../../solana-clusters.ts'
 import type { LatchkeyInstance } from '../../store.ts'
+import { onrampAnalytics } from './analytics.ts'
 import { bridgeOperations } from './bridge.ts'
+import { bridgeFromSolanaOperations } from './bridge-solana.ts'
 import type { FundingToken, FundWalletRequest } from './request.ts'
 import { transferFromEthereumWallet } from './transfer-ethereum.ts'
+import { transferFromSolanaWallet } from './transfer-solana.ts'
 
 // What the funding request runs (spec 03 §4, §7): token details, balances,
 // the on-ramps' server calls and pollers, transfers from external wallets.
@@ -48,12 +51,6 @@ export function networkName(target: FundingTarget): string {
   const cluster = knownCluster(target.cluster.name)
   return cluster ? formatNetworkName({ chainType: 'solana', cluster }) : target.cluster.name
 }
-
-/**
- * Spec 03 §4 "Card on-ramp status": starting a purchase sends an analytics
- * event, `{ provider, chainType, experience }`.
- */
-export const FUNDING_ONRAMP_STARTED_EVENT = 'funding_onramp_started'
 
 /** SOL's decimals (spec 03 §9). */
 const SOL_DECIMALS = 9
@@ -141,6 +138,7 @@ export function fundWalletOperations(
   | 'externalWallets'
   | 'transfer'
   | 'bridge'
+  | 'bridgeFromSolana'
 > {
   const { address, target, asset, amount, config } = input
   const { client } = instance
@@ -155,6 +153,20 @@ export function fundWalletOperations(
       return 0n
     }
   }
+  // Ethereum's native currency may come bridged from a Solana wallet.
+  const bridgeFromSolana =
+    target.chainType === 'ethereum' &&
+    asset === 'native-currency' &&
+    config?.bridge &&
+    config.cross_chain_bridging_enabled
+      ? bridgeFromSolanaOperations({
+          recipient: address,
+          chain: target.chain,
+          bridge: config.bridge,
+          clusters: appSolanaClusters(instance.getUiState().hostConfig),
+        })
+      : undefined
+  const fromSolana = bridgeFromSolana ? { bridgeFromSolana } : {}
   return {
     token: () => tokenOf(target, asset),
     paymentUri: (token) =>
@@ -207,21 +219,34 @@ export function fundWalletOperations(
         },
         payment_method: 'credit_debit_card',
       })
-      client.trackEvent(FUNDING_ONRAMP_STARTED_EVENT, {
-        provider: 'moonpay',
-        chainType: target.chainType,
-        experience: 'buy',
-      })
+      onrampAnalytics(client, { provider: 'moonpay', chainType: target.chainType }).started('buy')
       return { url: signedUrl, id: externalTransactionId }
     },
     watchMoonpay(id, onStatus, signal) {
-      if (!config?.moonpay) return onStatus('serviceFailure')
+      const track = onrampAnalytics(client, { provider: 'moonpay', chainType: target.chainType })
+      if (!config?.moonpay) {
+        track.completed('serviceFailure')
+        return onStatus('serviceFailure')
+      }
       void watchMoonpayStatus({
         apiUrl: config.moonpay.api_url,
         publishableKey: config.moonpay.publishable_key,
         externalTransactionId: id,
-        onStatus: (update) => onStatus(update.status),
+        onStatus: (update) => {
+          track.status(update.status)
+          onStatus(update.status)
+        },
         signal,
+      }).then((last) => {
+        if (!last) return
+        const { status, paymentMethod, currencyCode, baseCurrencyAmount, quoteCurrencyAmount } =
+          last
+        track.completed(status, {
+          paymentMethod,
+          currencyCode,
+          baseCurrencyAmount,
+          quoteCurrencyAmount,
+        })
       })
     },
     async startCoinbase(token, experience) {
@@ -232,17 +257,23 @@ export function fundWalletOperations(
         ...(Number(amount) > 0 ? { amount } : {}),
         experience,
       })
-      client.trackEvent(FUNDING_ONRAMP_STARTED_EVENT, {
-        provider: 'coinbase',
-        chainType: target.chainType,
+      onrampAnalytics(client, { provider: 'coinbase', chainType: target.chainType }).started(
         experience,
-      })
+      )
       return { url, id: partnerUserId }
     },
     watchCoinbase(partnerUserId, popup, onStatus, signal) {
+      const track = onrampAnalytics(client, { provider: 'coinbase', chainType: target.chainType })
+      const report = (status: Parameters<typeof onStatus>[0]) => {
+        track.status(status)
+        onStatus(status)
+      }
       // Spec 03 §4: tracking begins after the provider's start delay (8 s for Coinbase).
       const start = setTimeout(
-        () => void watchCoinbaseStatus({ client, partnerUserId, popup, onStatus, signal }),
+        () =>
+          void watchCoinbaseStatus({ client, partnerUserId, popup, onStatus: report, signal }).then(
+            (last) => last && track.completed(last),
+          ),
         CARD_STATUS_START_DELAY_MS.coinbase,
       )
       signal.addEventListener('abort', () => clearTimeout(start), { once: true })
@@ -258,7 +289,17 @@ export function fundWalletOperations(
           }),
         }
       : {}),
+    ...fromSolana,
     async transfer(wallet: ConnectedExternalWallet, value, token, onSubmitted) {
+      if (target.chainType === 'solana' && wallet.type === 'solana')
+        return transferFromSolanaWallet({
+          rpcUrl: target.cluster.rpcUrl,
+          wallet,
+          to: address,
+          amount: value,
+          token,
+          onSubmitted,
+        })
       if (target.chainType !== 'ethereum' || wallet.type !== 'ethereum')
         throw new LatchkeyError('FUNDING_INVALID_DATA')
       return transferFromEthereumWallet({

@@ -2,6 +2,7 @@ import type { LatchkeyError } from '@latchkey/core'
 import type {
   ConnectedEthereumExternalWallet,
   ConnectedExternalWallet,
+  ConnectedSolanaExternalWallet,
   ExternalWallets,
 } from '@latchkey/core/external'
 import type { CardProvider, FundingMethod, FundingOption } from '@latchkey/protocol/schemas'
@@ -148,6 +149,25 @@ export interface FundWalletRequest {
       onStep: (step: BridgeStep, hash?: string) => void,
     ): Promise<void>
   }
+  /**
+   * Ethereum (native currency) with cross-chain bridging on: 'Transfer from
+   * another network' from a connected external Solana wallet — its SOL
+   * quoted for the amount asked, then the deposit and the bridge followed.
+   */
+  bridgeFromSolana?: {
+    options(wallet: ConnectedSolanaExternalWallet, amount: string): Promise<BridgeOption[]>
+    send(
+      wallet: ConnectedSolanaExternalWallet,
+      option: BridgeOption,
+      onStep: (step: BridgeStep, signature?: string) => void,
+    ): Promise<void>
+  }
   /** An error to show on the chooser at once (an earlier attempt's). */
   error?: LatchkeyError
+  /**
+   * Opened by a confirm screen's 'Add funds' (spec 03 §3): the flow is drawn
+   * inside that screen, and closing it (close button, Continue, a success's
+   * 4 s) returns there, which checks the balance again.
+   */
+  comingFromSendTransactionScreen?: boolean
 }

@@ -4,6 +4,8 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { parseEther } from 'viem'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EthereumTransactionRequest } from '../../transaction-requests.ts'
+import { fundRequest } from '../funding/fixtures.test-helper.ts'
+import type { FundWalletRequest } from '../funding/request.ts'
 import { EthereumTransactionScreen } from './EthereumTransactionScreen.tsx'
 import { ethereumRequest, ethSend, preparedOf, rowText } from './fixtures.test-helper.ts'
 
@@ -29,32 +31,58 @@ describe('EthereumTransactionScreen: funds', () => {
     expect(submit).not.toHaveBeenCalled()
   })
 
-  it("offers 'Add funds' for the value plus the fee, then checks the balance again", async () => {
+  it("offers 'Add funds' for the value plus the fee: funding opens in place, and closing it checks the balance again", async () => {
     let funded = false
     const prepare = vi.fn(async (input: EthereumTransactionInput) =>
       funded ? preparedOf(input) : broke(input),
     )
-    const addFunds = vi.fn(async (_amount: bigint) => {
-      funded = true
-    })
-    renderScreen(ethereumRequest({ prepare, addFunds }))
+    const { request: funding, drive } = fundRequest({ network: 'Anvil' })
+    const addFunds = vi.fn(async (_amount: bigint) => funding)
+    const props = renderScreen(ethereumRequest({ prepare, addFunds }))
     const add = await screen.findByRole('button', { name: 'Add funds' })
     expect(screen.queryByText('Add funds on Anvil to complete transaction.')).toBeNull()
     fireEvent.click(add)
     // 0.5 ETH + 21 000 gas × 2 gwei.
     expect(addFunds).toHaveBeenCalledWith(parseEther('0.5') + 42_000_000_000_000n)
+    await screen.findByRole('heading', { name: 'Add funds to your Acme wallet' })
+    await drive.token()
+    fireEvent.click(button('Receive funds'))
+    await drive.balance({ balance: parseEther('10'), funded: false, enough: false })
+    funded = true
+    await drive.balance({ balance: parseEther('11'), funded: true, enough: true })
+    // Receive's Continue ends funding: the confirm screen is back, prepared again.
+    fireEvent.click(button('Continue'))
     await waitFor(() => expect(button('Approve').disabled).toBe(false))
     expect(prepare).toHaveBeenCalledTimes(2)
     expect(screen.getByTestId('lk-wallet-card').textContent).toContain('10 ETH')
+    // The transaction was neither answered nor rejected meanwhile.
+    expect(props.onCancel).not.toHaveBeenCalled()
+    expect(props.onDone).not.toHaveBeenCalled()
   })
 
-  it('keeps the screen as it was when funding is closed without funds', async () => {
-    const addFunds = vi.fn(async () => {
-      throw new Error('closed')
+  it.each(['Close', 'Back'])(
+    "funding's %s button returns to the confirm screen, still short: 'Add funds' again",
+    async (name) => {
+      const prepare = vi.fn(async (input: EthereumTransactionInput) => broke(input))
+      const { request: funding } = fundRequest({ comingFromSendTransactionScreen: true })
+      const props = renderScreen(ethereumRequest({ prepare, addFunds: async () => funding }))
+      fireEvent.click(await screen.findByRole('button', { name: 'Add funds' }))
+      await screen.findByRole('heading', { name: 'Add funds to your Acme wallet' })
+      fireEvent.click(button(name))
+      await waitFor(() => expect(prepare).toHaveBeenCalledTimes(2))
+      await waitFor(() => expect(button('Add funds').disabled).toBe(false))
+      expect(props.onCancel).not.toHaveBeenCalled()
+    },
+  )
+
+  it("says 'Funding wallet is not enabled' when the click finds no funding method, and stays", async () => {
+    const addFunds = vi.fn(async (): Promise<FundWalletRequest> => {
+      throw new LatchkeyError('FUNDING_METHOD_NOT_ENABLED')
     })
     renderScreen(ethereumRequest({ prepare: async (input) => broke(input), addFunds }))
     fireEvent.click(await screen.findByRole('button', { name: 'Add funds' }))
-    await waitFor(() => expect(button('Add funds').disabled).toBe(false))
+    expect((await screen.findByRole('alert')).textContent).toBe('Funding wallet is not enabled')
+    expect(button('Add funds').disabled).toBe(false)
     expect(addFunds).toHaveBeenCalledOnce()
   })
 })

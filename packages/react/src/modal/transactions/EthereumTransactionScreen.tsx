@@ -4,6 +4,7 @@ import { ConnectEmbeddedWalletScreen } from '../screens/ConnectEmbeddedWalletScr
 import { EthereumConfirmView } from './EthereumConfirmView.tsx'
 import { ScanDetailsView } from './ScanDetailsView.tsx'
 import { TransactionErrorView } from './TransactionErrorView.tsx'
+import { TransactionFunding } from './TransactionFunding.tsx'
 import { TransactionReceiptView } from './TransactionReceiptView.tsx'
 import { useEthereumTransactionFlow } from './useEthereumTransactionFlow.ts'
 
@@ -30,8 +31,8 @@ export interface EthereumTransactionScreenProps {
 /**
  * Spec 03 "Ethereum transaction confirm": the confirm screen of one or more
  * steps, then the receipt, the error screen with 'Retry transaction', the
- * scan details, or the connect-wallet screen when signing needs the wallet
- * recovered first. Core does the work through the request's preview,
+ * scan details, the connect-wallet screen when signing needs the wallet
+ * recovered first, or the funding flow of 'Add funds'. Core does the work through the request's preview,
  * prepare, scan and submit; this only renders.
  */
 export function EthereumTransactionScreen({
@@ -54,6 +55,8 @@ export function EthereumTransactionScreen({
         onClose={onCancel}
       />
     )
+  if (view.view === 'funding')
+    return <TransactionFunding request={view.request} onClose={flow.closeFunding} />
   if (view.view === 'error')
     return (
       <TransactionErrorView

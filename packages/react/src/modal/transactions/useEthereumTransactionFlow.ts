@@ -5,6 +5,7 @@ import type { RecoveryMethod } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import { recoveryMethodOf } from '../../hooks/signing.ts'
 import type { EthereumStepResult, EthereumTransactionRequest } from '../../transaction-requests.ts'
+import type { FundWalletRequest } from '../funding/request.ts'
 import { scanVerdict } from './ethereum-display.ts'
 import { type TransactionFailure, transactionFailure } from './transaction-failure.ts'
 import { type EthereumStepState, type StepLoad, useEthereumStep } from './useEthereumStep.ts'
@@ -16,6 +17,8 @@ export type EthereumTransactionView =
   | { view: 'receipt' }
   | { view: 'error'; failure: TransactionFailure }
   | { view: 'recovering'; needs: RecoveryMethod | null }
+  /** 'Add funds': the funding flow, drawn in place; closing it comes back to the confirm screen. */
+  | { view: 'funding'; request: FundWalletRequest }
 
 export interface EthereumTransactionCallbacks {
   onResult(results: EthereumStepResult[]): void
@@ -121,19 +124,30 @@ export function useEthereumTransactionFlow(
     setView({ view: 'confirm' })
   }
 
-  /** 'Add funds': value plus the fee (spec 03 §4), then prepare again to check the balance. */
+  /**
+   * 'Add funds': the funding flow for the value plus the fee (spec 03 §4),
+   * in place of the confirm screen; 'Funding wallet is not enabled' and the
+   * like stay on the confirm screen as its notice.
+   */
   const addFunds = async () => {
     const prepared = step.prepared
     if (!prepared || !request.addFunds) return
     setStatus('funding')
+    setNotice(null)
     try {
-      await request.addFunds(prepared.request.value + prepared.estimatedFee)
-      reload(load.index, load.input)
-    } catch {
-      // Funding closed or failed: the confirm screen stays as it was.
+      const funding = await request.addFunds(prepared.request.value + prepared.estimatedFee)
+      setView({ view: 'funding', request: funding })
+    } catch (error) {
+      setNotice(error instanceof LatchkeyError ? error.code : 'FUNDING_FAILED')
     } finally {
       setStatus('idle')
     }
+  }
+
+  /** Funding closed (funded or not): back on the confirm screen, prepared again to check the balance. */
+  const closeFunding = () => {
+    setView({ view: 'confirm' })
+    reload(load.index, load.input)
   }
 
   const verdict = scanVerdict(step.scan)
@@ -164,6 +178,7 @@ export function useEthereumTransactionFlow(
     submit,
     retry,
     addFunds,
+    closeFunding,
     /** Prepare the step again (the prepare warning's 'Retry'). */
     reprepare: () => reload(load.index, load.input),
     showScanDetails: () => setView({ view: 'scan-details' }),

@@ -1,8 +1,9 @@
 import { LatchkeyError } from '@latchkey/core'
 import type { PreparedSolanaTransaction } from '@latchkey/core/solana'
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SolanaTransactionRequest } from '../../../transaction-requests.ts'
+import { fundRequest } from '../../funding/fixtures.test-helper.ts'
 import { rowLabels, rowText } from '../fixtures.test-helper.ts'
 import {
   computeBudget,
@@ -16,6 +17,8 @@ import {
 } from './fixtures.test-helper.ts'
 import { SolanaTransactionScreen } from './SolanaTransactionScreen.tsx'
 
+// The funding chunk ('Add funds'), loaded once before the clock is faked.
+beforeAll(() => import('../../funding/FundWalletScreen.tsx'))
 beforeEach(() => {
   vi.useFakeTimers()
 })
@@ -104,17 +107,21 @@ describe('SolanaTransactionScreen: the confirm screen', () => {
     expect(screen.getByText('Add funds on Solana to complete transaction.')).toBeTruthy()
   })
 
-  it("with funding: 'Add funds' asks for the amount plus the fee, then prepares again", async () => {
+  it("with funding: 'Add funds' opens funding for the amount plus the fee; closing it prepares again", async () => {
     const prepare = vi
       .fn<SolanaTransactionRequest['prepare']>()
       .mockResolvedValueOnce(preparedOf(undefined, { balance: 0n }))
       .mockResolvedValueOnce(preparedOf())
-    const addFunds = vi.fn(async () => {})
+    const { request: funding } = fundRequest({ chainType: 'solana', network: 'Devnet' })
+    const addFunds = vi.fn(async (_lamports: bigint) => funding)
     await renderScreen(solanaRequest({ prepare, addFunds }))
     expect(screen.queryByText('Add funds on Solana to complete transaction.')).toBeNull()
     fireEvent.click(button('Add funds'))
-    await flush()
     expect(addFunds).toHaveBeenCalledWith(SOL / 2n + 5000n)
+    // The funding flow in place of the confirm screen; closing it comes back and prepares again.
+    await vi.waitFor(() => screen.getByRole('heading', { name: 'Add funds to your Acme wallet' }))
+    fireEvent.click(button('Close'))
+    await flush()
     expect(prepare).toHaveBeenCalledTimes(2)
     expect(button('Approve').disabled).toBe(false)
   })

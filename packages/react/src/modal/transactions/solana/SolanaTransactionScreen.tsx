@@ -2,6 +2,7 @@ import type { LatchkeyError } from '@latchkey/core'
 import type { SolanaStepResult, SolanaTransactionRequest } from '../../../transaction-requests.ts'
 import { ConnectEmbeddedWalletScreen } from '../../screens/ConnectEmbeddedWalletScreen.tsx'
 import { TransactionErrorView } from '../TransactionErrorView.tsx'
+import { TransactionFunding } from '../TransactionFunding.tsx'
 import { SolanaConfirmView } from './SolanaConfirmView.tsx'
 import { SolanaReceiptView } from './SolanaReceiptView.tsx'
 import { useSolanaTransactionFlow } from './useSolanaTransactionFlow.ts'
@@ -50,6 +51,8 @@ export function SolanaTransactionScreen({
         onClose={onCancel}
       />
     )
+  if (view.view === 'funding')
+    return <TransactionFunding request={view.request} onClose={flow.closeFunding} />
   if (view.view === 'error')
     return (
       <TransactionErrorView

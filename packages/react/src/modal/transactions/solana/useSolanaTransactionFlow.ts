@@ -5,6 +5,7 @@ import type { RecoveryMethod } from '@latchkey/protocol/schemas'
 import { useEffect, useRef, useState } from 'react'
 import { recoveryMethodOf } from '../../../hooks/signing.ts'
 import type { SolanaStepResult, SolanaTransactionRequest } from '../../../transaction-requests.ts'
+import type { FundWalletRequest } from '../../funding/request.ts'
 import type { TransactionFailure } from '../transaction-failure.ts'
 import { useUsdPrice } from '../useUsdPrice.ts'
 import { lamportsSent } from './solana-display.ts'
@@ -15,6 +16,8 @@ export type SolanaTransactionView =
   | { view: 'receipt'; result: SolanaStepResult }
   | { view: 'error'; failure: TransactionFailure }
   | { view: 'recovering'; needs: RecoveryMethod | null }
+  /** 'Add funds': the funding flow, drawn in place; closing it comes back to the confirm screen. */
+  | { view: 'funding'; request: FundWalletRequest }
 
 export interface SolanaTransactionCallbacks {
   onResult(result: SolanaStepResult): void
@@ -136,17 +139,24 @@ export function useSolanaTransactionFlow(
   /** What the wallet must hold: the lamports it sends plus the fee (spec 03 §4 'Add funds'). */
   const needed = prepared ? lamportsSent(prepared.instructions, request.address) + prepared.fee : 0n
 
+  /** 'Add funds': the funding flow in place of the confirm screen; a refusal is the screen's notice. */
   const addFunds = async () => {
     if (!prepared || !request.addFunds) return
     setStatus('funding')
+    setNotice(null)
     try {
-      await request.addFunds(needed)
-      reload()
-    } catch {
-      // Funding closed or failed: the confirm screen stays as it was.
+      setView({ view: 'funding', request: await request.addFunds(needed) })
+    } catch (error) {
+      setNotice(error instanceof LatchkeyError ? error.code : 'FUNDING_FAILED')
     } finally {
       setStatus('idle')
     }
+  }
+
+  /** Funding closed: back on the confirm screen, prepared again to check the balance. */
+  const closeFunding = () => {
+    setView({ view: 'confirm' })
+    reload()
   }
 
   const needsFunds = prepared !== null && !prepared.hasFunds
@@ -165,6 +175,7 @@ export function useSolanaTransactionFlow(
     submit,
     retry,
     addFunds,
+    closeFunding,
     /** Prepare again (the prepare warning's 'Retry'). */
     reprepare: () => reload(),
     /** The wallet is usable again after recovery: submit as asked. */
