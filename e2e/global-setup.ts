@@ -4,68 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isRunnableDevEnvironment } from 'vite'
 import type { TestProject } from 'vitest/node'
+import { startE2ECoinbase } from './coinbase-setup.ts'
+import type { E2EOidcAccount } from './context.ts'
 import { assertNoSecretsInLogs, createRunLogDir, E2E_LOG_DIR_ENV, e2eLogger } from './log-check.ts'
+import { deliveredCodes, serveDemo } from './run-peers.ts'
 
-export interface E2EContext {
-  serverUrl: string
-  demoUrl: string
-  appId: string
-  /**
-   * A second app (same origins) whose modal offers email and external-wallet
-   * login: the demo uses it with `?appId=` (wallet tests), so the first app's
-   * landing layout stays as the other tests expect it.
-   */
-  walletAppId: string
-  /**
-   * Email and passkey login (passkey browser tests: Chromium's virtual
-   * authenticator). Allowed on the demo's localhost origin too: WebAuthn
-   * refuses an IP address as RP ID.
-   */
-  passkeyAppId: string
-  /** Email login behind the self-hosted ALTCHA captcha. */
-  captchaAppId: string
-  /**
-   * Email and SMS login that requires terms acceptance, with an allowlist of
-   * the domain `invited.example` and the address `guest.list@example.com`.
-   */
-  gatesAppId: string
-  /** Email and SMS login for account-transfer tests (no gates). */
-  transferAppId: string
-  /** Email login with at most 1 user. */
-  limitAppId: string
-  /**
-   * Email, SMS and passkey login with every MFA method on offer
-   * (docs/mfa.md); allowed on the demo's localhost origin too, for passkeys.
-   */
-  mfaAppId: string
-  /**
-   * Email login with wallet funding on (docs/funding.md): Receive funds and
-   * Transfer from wallet, 0.5 of the native currency asked for.
-   */
-  fundingAppId: string
-  /** The MoonPay hosts the server names for the funding app (routed by the tests). */
-  moonpay: { apiUrl: string; widgetUrl: string; publishableKey: string }
-  /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
-  fakeGoogleUrl: string
-  fakeCloudKitUrl: string
-  /** The local OpenID Provider the app's `google` login uses (its authorization endpoint is `${issuer}/auth`). */
-  oidcIssuer: string
-  /** Accounts that can log in there, picked with `login_hint` (the first when none is given). */
-  oidcAccounts: E2EOidcAccount[]
-  /** The local GitHub look-alike the app's `github` login uses. */
-  githubUrl: string
-}
-
-export interface E2EOidcAccount {
-  sub: string
-  email: string
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    e2e: E2EContext
-  }
-}
+export type { E2EContext, E2EOidcAccount } from './context.ts'
 
 const APP_ID = 'e2eappaaaaaaaaaaaaaaaaaaa'
 const WALLET_APP_ID = 'e2ewalletaaaaaaaaaaaaaaaa'
@@ -76,6 +20,7 @@ const TRANSFER_APP_ID = 'e2etransferaaaaaaaaaaaaaa'
 const LIMIT_APP_ID = 'e2elimitaaaaaaaaaaaaaaaaa'
 const MFA_APP_ID = 'e2emfaaaaaaaaaaaaaaaaaaaa'
 const FUNDING_APP_ID = 'e2efundingaaaaaaaaaaaaaaa'
+const COINBASE_APP_ID = 'e2ecoinbaseaaaaaaaaaaaaaa'
 /**
  * MoonPay for the funding app: the key pair the server signs widget URLs
  * with, and hosts that do not resolve — the funding browser tests route
@@ -163,6 +108,7 @@ export default async function setup(project: TestProject) {
     accounts: OIDC_ACCOUNTS.map((a) => ({ ...a, email_verified: true, name: a.sub })),
   })
   const github = await startTestGithub()
+  const coinbase = await startE2ECoinbase((path) => importSource(project, path), root)
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
   // JSON logs of every server of the run, searched for secrets at the end (log-check.ts).
   const logDir = createRunLogDir()
@@ -219,6 +165,7 @@ export default async function setup(project: TestProject) {
         widgetUrl: MOONPAY.widgetUrl,
         sandboxWidgetUrl: MOONPAY.widgetUrl,
       },
+      coinbase: { apiUrl: coinbase.apiUrl, payUrl: coinbase.payUrl },
     },
     logger: e2eLogger(
       createJsonLogger({ level: 'debug', destination: join(logDir, 'server.jsonl') }),
@@ -325,6 +272,7 @@ export default async function setup(project: TestProject) {
     provider: 'moonpay',
     secret_key: MOONPAY.secretKey,
   })
+  await coinbase.addApp(server.server, ensureApp, COINBASE_APP_ID, [demoUrl])
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -366,6 +314,8 @@ export default async function setup(project: TestProject) {
       widgetUrl: MOONPAY.widgetUrl,
       publishableKey: MOONPAY.publishableKey,
     },
+    coinbaseAppId: COINBASE_APP_ID,
+    coinbase: { payUrl: coinbase.payUrl, controlUrl: coinbase.controlUrl },
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,
@@ -377,7 +327,13 @@ export default async function setup(project: TestProject) {
     await demo.close()
     const known = await deliveredCodes(server.server)
     await server.close()
-    await Promise.all([google.close(), cloudKit.close(), oidc.close(), github.close()])
+    await Promise.all([
+      google.close(),
+      cloudKit.close(),
+      oidc.close(),
+      github.close(),
+      coinbase.close(),
+    ])
     await dropSchema?.()
     await rm(dataDir, { recursive: true, force: true })
     assertNoSecretsInLogs(logDir, {
@@ -386,54 +342,10 @@ export default async function setup(project: TestProject) {
         GOOGLE_CLIENT.clientSecret,
         ICLOUD_CONTAINER.apiToken,
         MOONPAY.secretKey,
+        coinbase.key.secret,
         oidc.clientSecret,
         github.clientSecret,
       ],
     })
-  }
-}
-
-/** Every code the dev mailbox (a table) and the dev outbox (process memory) delivered in the run. */
-async function deliveredCodes(
-  server: import('@latchkey/server').LatchkeyServer,
-): Promise<string[]> {
-  const mails = await server.db.selectFrom('dev_mailbox').select('text').execute()
-  const { sms } = server.services
-  const texts = 'list' in sms && typeof sms.list === 'function' ? sms.list(undefined, 500) : []
-  return [
-    ...mails.map((m) => /\b(\d{6})\b/.exec(m.text)?.[1]),
-    ...(texts as Array<{ code: string | null }>).map((t) => t.code),
-  ].filter((code): code is string => Boolean(code))
-}
-
-/**
- * The demo as a user's browser gets it from a host: built once (one request
- * per chunk, not one per source module as Vite's dev server serves it) and
- * served by Vite's preview server. Building takes seconds; every page load of
- * the run saves hundreds of module requests.
- */
-async function serveDemo(demoRoot: string) {
-  const { build, preview } = await import('vite')
-  const outDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-demo-'))
-  const configFile = join(demoRoot, 'vite.config.ts')
-  await build({
-    root: demoRoot,
-    configFile,
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true, sourcemap: false },
-  })
-  const server = await preview({
-    root: demoRoot,
-    configFile,
-    logLevel: 'error',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false },
-  })
-  return {
-    httpServer: server.httpServer,
-    close: async () => {
-      await server.close()
-      await rm(outDir, { recursive: true, force: true })
-    },
   }
 }

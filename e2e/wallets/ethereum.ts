@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto'
 import type { Page } from 'playwright-core'
 import { type Address, type Hex, isHex, numberToHex, type PrivateKeyAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { chainRequests } from './ethereum-send.ts'
 import { consume, pageScriptSource, randomSuffix, runInCurrentDocuments, sleep } from './shared.ts'
 
 export interface TestEthereumWalletBehaviour {
@@ -42,6 +43,8 @@ export interface TestEthereumWalletOptions {
   /** Inject into iframes too, not only the top-level document. Default false. */
   allFrames?: boolean
   behaviour?: TestEthereumWalletBehaviour
+  /** Per chain id, the node for eth_sendTransaction and reads (./ethereum-send.ts). */
+  rpcUrls?: Record<number, string>
 }
 
 export interface EthereumWalletRequest {
@@ -165,6 +168,8 @@ export async function installTestEthereumWallet(
     return { result: await sign() }
   }
 
+  const state = () => ({ chainId, connected })
+  const onChain = chainRequests(account, options.rpcUrls ?? {}, state, approveSignature)
   async function handle(method: string, params: unknown): Promise<Envelope> {
     const args: unknown[] = Array.isArray(params) ? params : []
     switch (method) {
@@ -223,12 +228,14 @@ export async function installTestEthereumWallet(
         return approveSignature(() => account.signTypedData(typed))
       }
       default:
-        return {
-          error: {
-            code: 4200,
-            message: `The requested method is not supported by this Ethereum provider: ${method}`,
-          },
-        }
+        return (
+          (await onChain(method, args)) ?? {
+            error: {
+              code: 4200,
+              message: `The requested method is not supported by this Ethereum provider: ${method}`,
+            },
+          }
+        )
     }
   }
 
