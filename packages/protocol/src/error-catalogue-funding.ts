@@ -29,6 +29,8 @@ export const fundingErrorMessages = {
   FUNDING_UNSUPPORTED_CHAIN: { title: 'Unsupported chainId' },
   FUNDING_WALLET_INSUFFICIENT_FUNDS: { title: 'Wallet {address} does not have enough funds.' },
   FUNDING_USER_REJECTED: { title: 'Transaction was rejected by the user', retryable: true },
+  // The spec's other wording of the user's no: for the request before the transaction.
+  FUNDING_REQUEST_REJECTED: { title: 'User rejected the request.', retryable: true },
   BRIDGE_QUOTE_FAILED: { title: 'Unable to fetch quotes for bridging', retryable: true },
   BRIDGE_OPTION_FAILED: { title: 'Unable to select bridge option from quotes', retryable: true },
   TOKEN_DETAILS_FAILED: { title: 'Unable to fetch token details', retryable: true },

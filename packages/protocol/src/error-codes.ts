@@ -224,6 +224,8 @@ export const ErrorCode = {
   FUNDING_WALLET_INSUFFICIENT_FUNDS: 'FUNDING_WALLET_INSUFFICIENT_FUNDS',
   /** The user refused the transfer in their wallet. */
   FUNDING_USER_REJECTED: 'FUNDING_USER_REJECTED',
+  /** The user refused a request that is not the transfer itself (switching the wallet's network). */
+  FUNDING_REQUEST_REJECTED: 'FUNDING_REQUEST_REJECTED',
   BRIDGE_QUOTE_FAILED: 'BRIDGE_QUOTE_FAILED',
   BRIDGE_OPTION_FAILED: 'BRIDGE_OPTION_FAILED',
   TOKEN_DETAILS_FAILED: 'TOKEN_DETAILS_FAILED',

@@ -168,4 +168,29 @@ describe('transferFromEthereumWallet (spec 03 "Transfer from wallet")', () => {
     expect(error.message).toBe('Transaction was rejected by the user')
     expect(await readBalance(target(), to, ETH)).toBe(0n)
   })
+
+  it("the user's no to the network switch is 'User rejected the request.' and nothing is sent", async () => {
+    const to = fresh()
+    const { wallet, asked } = anvilWallet(DEV_ACCOUNT)
+    const refusing = {
+      ...wallet,
+      switchChain: async () => {
+        throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+      },
+    } as ConnectedEthereumExternalWallet
+    const error = await failure(
+      transferFromEthereumWallet({
+        chain,
+        wallet: refusing,
+        to,
+        amount: '0.1',
+        token: ETH,
+        readBalance: (owner) => readBalance(target(), owner, ETH),
+      }),
+    )
+    expect(error.code).toBe('FUNDING_REQUEST_REJECTED')
+    expect(error.message).toBe('User rejected the request.')
+    expect(asked.filter((method) => method === 'eth_sendTransaction')).toEqual([])
+    expect(await readBalance(target(), to, ETH)).toBe(0n)
+  })
 })

@@ -32,6 +32,14 @@ export interface TransferFromEthereumWalletParameters {
 /** EIP-1193 user rejection (4001), and Coinbase Wallet's (5000). */
 const REJECTED = new Set([4001, 5000])
 
+function isRejection(error: unknown): boolean {
+  const code = providerErrorCode(error)
+  return (
+    (code !== undefined && REJECTED.has(code)) ||
+    (error instanceof LatchkeyError && error.code === 'WALLET_USER_REJECTED')
+  )
+}
+
 /**
  * Spec 03 "Transfer from wallet": moves `amount` from an external Ethereum
  * wallet to the funded one — the native currency with `eth_sendTransaction`,
@@ -100,6 +108,14 @@ export async function sendFromEthereumWallet({
   let hash: `0x${string}`
   try {
     await wallet.switchChain(chain.id)
+  } catch (error) {
+    // The user's no to the network switch: the request before the transaction.
+    if (isRejection(error))
+      throw new LatchkeyError('FUNDING_REQUEST_REJECTED', undefined, { cause: error })
+    if (error instanceof LatchkeyError) throw error
+    throw new LatchkeyError('FUNDING_FAILED', undefined, { cause: error })
+  }
+  try {
     const client = createWalletClient({
       account: getAddress(wallet.address),
       chain,
@@ -107,11 +123,8 @@ export async function sendFromEthereumWallet({
     })
     hash = await client.sendTransaction(call)
   } catch (error) {
-    const code = providerErrorCode(error)
-    const rejected =
-      (code !== undefined && REJECTED.has(code)) ||
-      (error instanceof LatchkeyError && error.code === 'WALLET_USER_REJECTED')
-    if (rejected) throw new LatchkeyError('FUNDING_USER_REJECTED', undefined, { cause: error })
+    if (isRejection(error))
+      throw new LatchkeyError('FUNDING_USER_REJECTED', undefined, { cause: error })
     if (error instanceof LatchkeyError) throw error
     throw new LatchkeyError('FUNDING_FAILED', undefined, { cause: error })
   }
