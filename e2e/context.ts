@@ -42,6 +42,13 @@ export interface E2EContext {
   /** Funding by Coinbase Onramp only (card and exchange), against the local Coinbase (./coinbase-setup.ts). */
   coinbaseAppId: string
   coinbase: { payUrl: string; controlUrl: string }
+  /**
+   * Wallet transfer and Receive with `cross_chain_bridging_enabled`, 0.5 asked
+   * for; the server's bridge is the local Relay (./bridge-setup.ts), driven
+   * through `bridge.controlUrl`.
+   */
+  bridgeAppId: string
+  bridge: { controlUrl: string }
   /** The local fake Google (OAuth + Drive) and CloudKit the server's cloud recovery talks to. */
   fakeGoogleUrl: string
   fakeCloudKitUrl: string

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isRunnableDevEnvironment } from 'vite'
 import type { TestProject } from 'vitest/node'
+import { startE2EBridge } from './bridge-setup.ts'
 import { startE2ECoinbase } from './coinbase-setup.ts'
 import type { E2EOidcAccount } from './context.ts'
 import { assertNoSecretsInLogs, createRunLogDir, E2E_LOG_DIR_ENV, e2eLogger } from './log-check.ts'
@@ -21,6 +22,7 @@ const LIMIT_APP_ID = 'e2elimitaaaaaaaaaaaaaaaaa'
 const MFA_APP_ID = 'e2emfaaaaaaaaaaaaaaaaaaaa'
 const FUNDING_APP_ID = 'e2efundingaaaaaaaaaaaaaaa'
 const COINBASE_APP_ID = 'e2ecoinbaseaaaaaaaaaaaaaa'
+const BRIDGE_APP_ID = 'e2ebridgeaaaaaaaaaaaaaaaa'
 /**
  * MoonPay for the funding app: the key pair the server signs widget URLs
  * with, and hosts that do not resolve — the funding browser tests route
@@ -109,6 +111,7 @@ export default async function setup(project: TestProject) {
   })
   const github = await startTestGithub()
   const coinbase = await startE2ECoinbase((path) => importSource(project, path), root)
+  const bridge = await startE2EBridge((path) => importSource(project, path), root)
   const dataDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-'))
   // JSON logs of every server of the run, searched for secrets at the end (log-check.ts).
   const logDir = createRunLogDir()
@@ -166,6 +169,7 @@ export default async function setup(project: TestProject) {
         sandboxWidgetUrl: MOONPAY.widgetUrl,
       },
       coinbase: { apiUrl: coinbase.apiUrl, payUrl: coinbase.payUrl },
+      bridge: { apiUrl: bridge.apiUrl, testnetApiUrl: bridge.apiUrl },
     },
     logger: e2eLogger(
       createJsonLogger({ level: 'debug', destination: join(logDir, 'server.jsonl') }),
@@ -273,6 +277,7 @@ export default async function setup(project: TestProject) {
     secret_key: MOONPAY.secretKey,
   })
   await coinbase.addApp(server.server, ensureApp, COINBASE_APP_ID, [demoUrl])
+  await bridge.addApp(server.server, ensureApp, BRIDGE_APP_ID, [demoUrl])
   // The demo page is where both providers send the user back (CloudKit: the API token's callback).
   cloudKit.setSignInCallbackUrl(`${demoUrl}/`)
   await server.server.setAppProviderCredentials(APP_ID, {
@@ -316,6 +321,8 @@ export default async function setup(project: TestProject) {
     },
     coinbaseAppId: COINBASE_APP_ID,
     coinbase: { payUrl: coinbase.payUrl, controlUrl: coinbase.controlUrl },
+    bridgeAppId: BRIDGE_APP_ID,
+    bridge: { controlUrl: bridge.controlUrl },
     fakeGoogleUrl: google.url,
     fakeCloudKitUrl: cloudKit.url,
     oidcIssuer: oidc.issuer,
@@ -333,6 +340,7 @@ export default async function setup(project: TestProject) {
       oidc.close(),
       github.close(),
       coinbase.close(),
+      bridge.close(),
     ])
     await dropSchema?.()
     await rm(dataDir, { recursive: true, force: true })

@@ -15,3 +15,15 @@ export function appChains(host: LatchkeyConfig): { chains: Chain[]; defaultChain
 /** The app's Solana clusters (`solanaClusters`, default mainnet-beta). */
 export const appSolanaClusters = (host: LatchkeyConfig): readonly SolanaCluster[] =>
   host.solanaClusters?.length ? host.solanaClusters : DEFAULT_SOLANA_CLUSTERS
+
+// Anvil, Hardhat and Foundry (31337) and viem's `localhost` (1337) carry no
+// `testnet` flag, but their coins are worth nothing either.
+const LOCAL_CHAIN_IDS = new Set([31337, 1337])
+
+/**
+ * A test network: `chain.testnet`, or a local node's chain. Bridging pairs
+ * these with test Solana clusters (spec 03 §5 "testnets only with test
+ * clusters"), never with mainnet-beta.
+ */
+export const isTestChain = (chain: Chain): boolean =>
+  chain.testnet === true || LOCAL_CHAIN_IDS.has(chain.id)

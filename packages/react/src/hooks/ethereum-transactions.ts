@@ -17,7 +17,7 @@ import type {
   EthereumTransactionRequest,
   TransactionUiOptions,
 } from '../transaction-requests.ts'
-import { appChains } from './app-chains.ts'
+import { appChains, isTestChain } from './app-chains.ts'
 import { openConnectWallet, recoveryHandlers, transactionWallet } from './signing.ts'
 import { transactionFunding } from './transaction-funding.ts'
 
@@ -33,16 +33,11 @@ export function explorerTxUrl(chain: Chain, hash: string): string | null {
   return base ? `${base.replace(/\/+$/, '')}/tx/${hash}` : null
 }
 
-// Anvil, Hardhat and Foundry (31337) and viem's `localhost` (1337): like test
-// networks (`chain.testnet`), their coins are worth nothing.
-const LOCAL_CHAIN_IDS = new Set([31337, 1337])
-
 /**
  * Whether the confirm screen prices `chain`'s native currency: not on a test
  * or local chain, where a mainnet price would misstate what is at stake.
  */
-export const pricesNativeCurrency = (chain: Chain): boolean =>
-  chain.testnet !== true && !LOCAL_CHAIN_IDS.has(chain.id)
+export const pricesNativeCurrency = (chain: Chain): boolean => !isTestChain(chain)
 
 /**
  * Spec 03 §5: a scan with no asset in or out, or a failed simulation, is a

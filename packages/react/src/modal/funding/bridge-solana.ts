@@ -11,6 +11,7 @@ import type { ConnectedSolanaExternalWallet } from '@latchkey/core/external'
 import { formatNativeAmount } from '@latchkey/core/transactions'
 import type { FundingConfig } from '@latchkey/protocol/schemas'
 import { type Chain, getAddress, parseUnits } from 'viem'
+import { isTestChain } from '../../hooks/app-chains.ts'
 import { type SolanaCluster, solanaClusterLabel } from '../../solana-clusters.ts'
 import type { BridgeOption, FundWalletRequest } from './request.ts'
 import { sendFromSolanaWallet } from './transfer-solana.ts'
@@ -38,7 +39,7 @@ export function bridgeSourceCluster(
   chain: Chain,
   clusters: readonly SolanaCluster[],
 ): SolanaCluster | undefined {
-  return chain.testnet
+  return isTestChain(chain)
     ? clusters.find((c) => c.name !== 'mainnet-beta')
     : clusters.find((c) => c.name === 'mainnet-beta')
 }
@@ -59,7 +60,7 @@ export function bridgeFromSolanaOperations(
 ): NonNullable<FundWalletRequest['bridgeFromSolana']> | undefined {
   const cluster = bridgeSourceCluster(input.chain, input.clusters)
   if (!cluster) return undefined
-  const testnet = Boolean(input.chain.testnet)
+  const testnet = isTestChain(input.chain)
   const client = createBridgeClient({
     apiUrl: testnet ? input.bridge.testnet_api_url : input.bridge.api_url,
     // Refund links go to Relay's site for the network the deposit went to.

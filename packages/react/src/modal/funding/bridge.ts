@@ -10,6 +10,7 @@ import type { ConnectedEthereumExternalWallet } from '@latchkey/core/external'
 import { chainClient, formatNativeAmount } from '@latchkey/core/transactions'
 import type { FundingConfig } from '@latchkey/protocol/schemas'
 import { type Chain, getAddress, parseUnits } from 'viem'
+import { isTestChain } from '../../hooks/app-chains.ts'
 import type { BridgeOption, BridgeStep, FundWalletRequest } from './request.ts'
 import { sendFromEthereumWallet } from './transfer-ethereum.ts'
 
@@ -41,10 +42,12 @@ export function bridgeOperations(
   const testCluster = input.clusterName !== 'mainnet-beta'
   const client = createBridgeClient({
     apiUrl: testCluster ? input.bridge.testnet_api_url : input.bridge.api_url,
+    // Refund links go to Relay's site for the network the deposit went to.
+    explorerUrl: testCluster ? 'https://testnets.relay.link' : 'https://relay.link',
     ...(input.fetch ? { fetch: input.fetch } : {}),
   })
   const destinationChainId = testCluster ? RELAY_SOLANA_DEVNET_CHAIN_ID : RELAY_SOLANA_CHAIN_ID
-  const candidates = input.chains.filter((chain) => Boolean(chain.testnet) === testCluster)
+  const candidates = input.chains.filter((chain) => isTestChain(chain) === testCluster)
   const quotes = new Map<BridgeOption, { chain: Chain; quote: BridgeQuote; balance: bigint }>()
 
   return {
