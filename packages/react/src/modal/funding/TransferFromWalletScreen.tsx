@@ -2,11 +2,10 @@ import { LatchkeyError, sanitizeFundingAmount } from '@latchkey/core'
 import type { ConnectedExternalWallet } from '@latchkey/core/external'
 import { useState } from 'react'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
-import { Spinner } from '../components/Spinner.tsx'
 import { shortHex } from '../transactions/ethereum-display.ts'
-import { AmountForm } from './AmountForm.tsx'
 import { FundingAlert } from './message.tsx'
 import type { FundingToken, FundWalletRequest } from './request.ts'
+import { AmountStep, ProgressStep } from './steps.tsx'
 import { WalletPicker } from './WalletPicker.tsx'
 
 export interface TransferFromWalletScreenProps {
@@ -61,39 +60,31 @@ export function TransferFromWalletScreen({
 
   if (step.name === 'sending')
     return (
-      <ScreenLayout title="Transfer from wallet">
-        <div className="lk-fund-status" role="status">
-          <Spinner />
-          <h3>{step.hash ? 'Transfer in progress' : `Confirm in ${step.wallet.meta.name}`}</h3>
-          <p>
-            {step.hash
-              ? `Sending ${amount} ${token.symbol} to your wallet on ${request.network}.`
-              : 'Approve the transfer in your wallet to continue.'}
-          </p>
-        </div>
-      </ScreenLayout>
+      <ProgressStep
+        title="Transfer from wallet"
+        heading={step.hash ? 'Transfer in progress' : `Confirm in ${step.wallet.meta.name}`}
+        text={
+          step.hash
+            ? `Sending ${amount} ${token.symbol} to your wallet on ${request.network}.`
+            : 'Approve the transfer in your wallet to continue.'
+        }
+      />
     )
 
   if (step.name === 'amount')
     return (
-      <ScreenLayout
-        title="Confirm or edit amount"
+      <AmountStep
         subtitle={`From ${step.wallet.meta.name} (${shortHex(step.wallet.address)}) to your wallet on ${request.network}.`}
+        error={error}
+        amount={amount}
+        symbol={token.symbol}
+        onChange={setAmount}
+        onContinue={() => void send(step.wallet)}
         onBack={() => {
           setError(null)
           setStep({ name: 'pick' })
         }}
-      >
-        <div className="lk-stack">
-          <FundingAlert error={error} />
-          <AmountForm
-            amount={amount}
-            symbol={token.symbol}
-            onChange={setAmount}
-            onContinue={() => void send(step.wallet)}
-          />
-        </div>
-      </ScreenLayout>
+      />
     )
 
   return (
