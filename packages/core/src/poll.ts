@@ -1,4 +1,5 @@
 import { POLL_ATTEMPTS, POLL_INTERVAL_MS } from '@latchkey/protocol/constants'
+import { sleep } from './sleep.ts'
 
 export interface PollOptions {
   /** Time between two attempts (default POLL_INTERVAL_MS, 150 ms). */
@@ -8,17 +9,6 @@ export interface PollOptions {
   /** Ends the poll early; it then resolves with `undefined`. */
   signal?: AbortSignal
 }
-
-const pause = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-  })
 
 /**
  * The one polling helper (spec 01 §9: 150 ms apart, 270 attempts by
@@ -41,7 +31,7 @@ export async function poll<T>(
   for (let attempt = 1; attempt <= attempts && !signal?.aborted; attempt++) {
     const value = await check()
     if (value !== undefined) return value
-    if (attempt < attempts) await pause(intervalMs, signal)
+    if (attempt < attempts) await sleep(intervalMs, signal)
   }
   return undefined
 }

@@ -1,4 +1,4 @@
-import { sleep } from './sleep.ts'
+import { sleep } from '../sleep.ts'
 
 /** Spec 03 §9 "Manual balance poll": every 2 s. */
 export const BALANCE_POLL_INTERVAL_MS = 2_000

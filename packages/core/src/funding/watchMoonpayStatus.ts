@@ -1,4 +1,4 @@
-import { sleep } from './sleep.ts'
+import { sleep } from '../sleep.ts'
 
 /** Spec 03 §9 "Card status poll": every 3 s. */
 export const MOONPAY_POLL_INTERVAL_MS = 3_000

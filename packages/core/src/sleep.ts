@@ -1,6 +1,6 @@
 /**
  * Waits `ms`, or less if `signal` aborts; resolves true when the full wait
- * ran, false when aborted. The funding pollers use it between two polls, so
+ * ran, false when aborted. The pollers (poll.ts, funding/) wait with it, so
  * tests drive them with fake timers.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
