@@ -1,6 +1,6 @@
 import { LatchkeyError } from '../errors.ts'
-import type { BridgeClient, BridgeRequestStatus } from './createBridgeClient.ts'
 import { sleep } from '../sleep.ts'
+import type { BridgeClient, BridgeRequestStatus } from './createBridgeClient.ts'
 
 /** Spec 03 §9 "Bridge status poll": every 1 s. */
 export const BRIDGE_POLL_INTERVAL_MS = 1_000

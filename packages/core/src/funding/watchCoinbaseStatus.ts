@@ -1,6 +1,6 @@
 import type { LatchkeyClient } from '../client.ts'
-import { coinbaseStatus } from './coinbaseStatus.ts'
 import { sleep } from '../sleep.ts'
+import { coinbaseStatus } from './coinbaseStatus.ts'
 
 /** Spec 03 §9 "Coinbase-style poll": every 1.5 s. */
 export const COINBASE_POLL_INTERVAL_MS = 1_500
