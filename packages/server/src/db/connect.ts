@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts'
+import { registerSqliteHandle, type SqliteHandle } from './sqlite-sync.ts'
 import type { Database } from './types.ts'
 
 export type DbKind = 'postgres' | 'sqlite'
@@ -54,19 +55,22 @@ export function connectSqlite(file: string): Kysely<Database> {
     database.pragma('synchronous = NORMAL')
     database.pragma('busy_timeout = 5000')
   }
-  return new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
-  })
+  const handle = withStatementCache(database)
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) })
+  registerSqliteHandle(db, handle)
+  return db
 }
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs as much
  * as running a small query. Statements are reused by SQL text (Kysely runs
  * each to completion synchronously, so a statement is never busy twice).
+ * The same cache serves the synchronous paths (sqlite-sync.ts).
  */
-function withStatementCache(database: SqliteDatabase.Database) {
+function withStatementCache(database: SqliteDatabase.Database): SqliteHandle & { close(): void } {
   const cache = new Map<string, SqliteDatabase.Statement>()
   return {
+    database,
     close: () => database.close(),
     prepare(sql: string) {
       let statement = cache.get(sql)

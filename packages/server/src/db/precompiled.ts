@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely'
+import type { SqliteHandle } from './sqlite-sync.ts'
 import type { Database } from './types.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -68,11 +69,35 @@ export class PrecompiledQuery<P extends Record<string, unknown>, R> {
     return compiled
   }
 
+  #parameters(slots: Compiled['slots'], params: P): unknown[] {
+    return slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value))
+  }
+
   /** Runs the statement on `db` (or a transaction) with `params` in its bind slots. */
   execute(db: Db, params: P): Promise<QueryResult<R>> {
     const { query, slots } = this.#compile(db)
-    const parameters = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value))
+    const parameters = this.#parameters(slots, params)
     return db.executeQuery<R>({ ...query, parameters } as CompiledQuery<R>)
+  }
+
+  /**
+   * Runs the statement synchronously on `db`'s SQLite connection (for
+   * db/sqlite-sync.ts `runSqliteTransaction`): its rows, or for a statement
+   * that returns none, an empty array.
+   */
+  rowsSync(db: Kysely<Database>, handle: SqliteHandle, params: P): R[] {
+    const { query, slots } = this.#compile(db)
+    const statement = handle.prepare(query.sql)
+    const parameters = this.#parameters(slots, params)
+    if (!statement.reader) {
+      statement.run(parameters)
+      return []
+    }
+    return statement.all(parameters) as R[]
+  }
+
+  firstSync(db: Kysely<Database>, handle: SqliteHandle, params: P): R | undefined {
+    return this.rowsSync(db, handle, params)[0]
   }
 
   async rows(db: Db, params: P): Promise<R[]> {

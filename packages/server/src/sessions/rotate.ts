@@ -1,4 +1,5 @@
 import type { UserWire } from '@latchkey/protocol'
+import { CONNECTION_BUSY, sqliteHandleOf } from '../db/sqlite-sync.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newSecret, sha256 } from '../ids.ts'
@@ -6,6 +7,7 @@ import { activeAllowlist, assertAllowlisted } from '../users/allowlist.ts'
 import { assertUserAllowlisted } from '../users/allowlist-user.ts'
 import { linkedAccountsOf } from '../users/service.ts'
 import { isPostgres, rotateFirstUseOnPostgres } from './rotate-pg.ts'
+import { rotateFirstUseOnSqlite } from './rotate-sqlite.ts'
 import { revokeSession } from './service.ts'
 import {
   claimRefreshToken,
@@ -19,7 +21,7 @@ export interface RotatedRefreshToken {
   sessionId: string
   userId: string
   refreshToken: string
-  /** The user, when the rotation read it already (PostgreSQL, rotate-pg.ts); else read after. */
+  /** The user, when the rotation read it already (rotate-pg.ts, rotate-sqlite.ts); else read after. */
   user?: UserWire
 }
 
@@ -65,9 +67,10 @@ export async function rotateRefreshToken(
  * (which names the user), insert the successor. Null when the token cannot
  * be claimed (unknown, or rotated already). The conditional claim picks one
  * winner among concurrent refreshes; the successor row commits with it, so a
- * loser that reads the seal finds a live token. On PostgreSQL, for an app
- * without an active allowlist, the same in one statement that also reads the
- * user (rotate-pg.ts): one round trip instead of seven (eight with wallets).
+ * loser that reads the seal finds a live token. For an app without an
+ * active allowlist, the same and the user's reads: on PostgreSQL in one
+ * statement (rotate-pg.ts, one round trip instead of seven, eight with
+ * wallets), on SQLite in one synchronous transaction (rotate-sqlite.ts).
  */
 async function rotateFirstUse(
   services: Services,
@@ -84,11 +87,17 @@ async function rotateFirstUse(
   // one connection belongs to the transaction until it ends.
   const app = await services.apps.get(appId)
   const allowlist = app && activeAllowlist(app.settings) !== null ? app.settings : null
-  // PostgreSQL, no allowlist to check between claim and insert: one statement, one round trip.
-  if (!allowlist && isPostgres(services.db)) {
+  // No allowlist to check between claim and insert: PostgreSQL in one
+  // statement, one round trip; SQLite in one synchronous transaction.
+  if (!allowlist) {
     const params = { hash, nextHash, sealed, appId, now, idleSince }
-    const rotated = await rotateFirstUseOnPostgres(services.db, params)
-    return rotated && { ...rotated, refreshToken: next }
+    const handle = sqliteHandleOf(services.db)
+    const rotated = handle
+      ? rotateFirstUseOnSqlite(services.db, handle, params)
+      : isPostgres(services.db)
+        ? await rotateFirstUseOnPostgres(services.db, params)
+        : CONNECTION_BUSY
+    if (rotated !== CONNECTION_BUSY) return rotated && { ...rotated, refreshToken: next }
   }
   try {
     return await services.db.transaction().execute(async (tx) => {

@@ -1,5 +1,6 @@
-import type { LinkedAccountWire, UserWire } from '@latchkey/protocol'
+import type { LinkedAccountWire, RecoveryMethod, UserWire } from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import type { SqliteHandle } from '../db/sqlite-sync.ts'
 import type { Database, LinkedAccountsTable, UsersTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
@@ -70,16 +71,45 @@ export async function getUserWire(db: Db, userId: string): Promise<UserWire> {
   const rows = await userWithMfaMethods.rows(db, { userId })
   const user = rows[0]
   if (!user) throw new ApiError('UNAUTHORIZED')
-  const accounts = (await linkedAccountsOf(db, userId)).sort(byCreationThenWalletSlot)
+  const accounts = await linkedAccountsOf(db, userId)
   // Wallets carry their secret's recovery method: one more indexed read, and
   // only for users who have a wallet (the refresh path stays two queries).
-  let recoveryMethods: RecoveryMethods | undefined
-  if (accounts.some((a) => a.type === WALLET_ACCOUNT_TYPE)) {
-    const secrets = await walletRecoveryMethods.rows(db, { userId, appId: user.app_id })
-    recoveryMethods = new Map(secrets.map((s) => [s.entropy_id, s.recovery_method]))
-  }
+  const secrets = hasWallet(accounts)
+    ? await walletRecoveryMethods.rows(db, { userId, appId: user.app_id })
+    : []
+  return userWireOfReads(rows, accounts, secrets)
+}
+
+/**
+ * {@link getUserWire}, synchronously, on SQLite's connection: the same
+ * statements, for a caller inside db/sqlite-sync.ts `runSqliteTransaction`.
+ */
+export function getUserWireSync(
+  db: Kysely<Database>,
+  handle: SqliteHandle,
+  userId: string,
+): UserWire {
+  const rows = userWithMfaMethods.rowsSync(db, handle, { userId })
+  const user = rows[0]
+  if (!user) throw new ApiError('UNAUTHORIZED')
+  const accounts = linkedAccountsOfUser.rowsSync(db, handle, { userId })
+  const secrets = hasWallet(accounts)
+    ? walletRecoveryMethods.rowsSync(db, handle, { userId, appId: user.app_id })
+    : []
+  return userWireOfReads(rows, accounts, secrets)
+}
+
+const hasWallet = (accounts: Selectable<LinkedAccountsTable>[]) =>
+  accounts.some((a) => a.type === WALLET_ACCOUNT_TYPE)
+
+function userWireOfReads(
+  rows: Array<Selectable<UsersTable> & { mfa_method: UserWire['mfa_methods'][number] | null }>,
+  accounts: Selectable<LinkedAccountsTable>[],
+  secrets: Array<{ entropy_id: string; recovery_method: RecoveryMethod }>,
+): UserWire {
   const mfaMethods = rows.flatMap((row) => (row.mfa_method === null ? [] : [row.mfa_method]))
-  return toUserWire(user, mfaMethods, accounts, recoveryMethods)
+  const recoveryMethods = new Map(secrets.map((s) => [s.entropy_id, s.recovery_method] as const))
+  return userWireFromRows(rows[0] as Selectable<UsersTable>, mfaMethods, accounts, recoveryMethods)
 }
 
 /**
@@ -95,8 +125,7 @@ export function userWireFromRows(
   recoveryMethods: RecoveryMethods,
 ): UserWire {
   const sorted = accounts.sort(byCreationThenWalletSlot)
-  const hasWallet = sorted.some((a) => a.type === WALLET_ACCOUNT_TYPE)
-  return toUserWire(user, mfaMethods, sorted, hasWallet ? recoveryMethods : undefined)
+  return toUserWire(user, mfaMethods, sorted, hasWallet(sorted) ? recoveryMethods : undefined)
 }
 
 /** The user as the API returns it, from its rows (accounts in display order). */
