@@ -249,7 +249,7 @@ describe.concurrent('installed outside the repository', () => {
       expect(enclave.status).toBe(200)
       expect(enclave.headers.get('content-type')).toMatch(/javascript/)
 
-      const { id: appId } = JSON.parse(
+      const { id: appId, secret: appSecret } = JSON.parse(
         (await latchkey('apps', 'create', '--name', 'Host app', '--origin', ORIGIN, '--json'))
           .stdout,
       )
@@ -278,7 +278,8 @@ describe.concurrent('installed outside the repository', () => {
       const session = (await auth.json()) as { token: string; user: { id: string } }
       expect(auth.status, JSON.stringify(session)).toBe(200)
 
-      // An app backend verifies the token with the package's `verify` entry.
+      // An app backend verifies the token with the package's `verify` entry, and
+      // reads the user through the server SDK (`sdk` entry) with the app secret.
       const verify = await run(
         process.execPath,
         [
@@ -288,7 +289,11 @@ describe.concurrent('installed outside the repository', () => {
             "import { verifyAccessToken } from '@latchkey/server/verify'",
             'const { TOKEN, APP_ID, ISSUER, JWKS_URL } = process.env',
             'const claims = await verifyAccessToken(TOKEN, { appId: APP_ID, issuer: ISSUER, jwksUrl: JWKS_URL })',
-            'console.log(JSON.stringify(claims))',
+            "const { createLatchkeyServerClient } = await import('@latchkey/server/sdk')",
+            'const { SERVER_URL, APP_SECRET } = process.env',
+            'const latchkey = createLatchkeyServerClient({ url: SERVER_URL, appId: APP_ID, appSecret: APP_SECRET })',
+            'const user = await latchkey.getUser(claims.sub)',
+            'console.log(JSON.stringify({ ...claims, sdk_user_id: user?.id }))',
           ].join('\n'),
         ],
         {
@@ -296,12 +301,18 @@ describe.concurrent('installed outside the repository', () => {
           env: outsideEnv({
             TOKEN: session.token,
             APP_ID: appId,
+            APP_SECRET: appSecret,
+            SERVER_URL: url as string,
             ISSUER: publicUrl as string,
             JWKS_URL: `${url}/.well-known/jwks.json`,
           }),
         },
       )
-      expect(JSON.parse(verify.stdout)).toMatchObject({ sub: session.user.id, aud: appId })
+      expect(JSON.parse(verify.stdout)).toMatchObject({
+        sub: session.user.id,
+        aud: appId,
+        sdk_user_id: session.user.id,
+      })
       console.log(
         `packaging: server install (better-sqlite3 compiled) ${seconds(install)}, ` +
           `listening after ${listening.toFixed(1)} s`,

@@ -26,6 +26,14 @@ export {
 } from './enclave/bridge.ts'
 export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
 export {
+  type FarcasterSigner,
+  getFarcasterSignerStatus,
+  initFarcasterSigner,
+  signFarcasterMessage,
+  type WaitForFarcasterSignerOptions,
+  waitForFarcasterSigner,
+} from './farcaster-signer.ts'
+export {
   type CustomAuthOptions,
   type CustomAuthState,
   type CustomAuthSync,

@@ -192,6 +192,9 @@ export const WALLET_CONNECT_REDIRECT_POLL_MS = 500
 /** Farcaster channel status is polled this often, and given up on after the timeout. */
 export const FARCASTER_POLL_INTERVAL_MS = 2_000
 export const FARCASTER_TIMEOUT_MS = 120_000
+/** Spec 03 §9: a Farcaster signer request is polled every 2 s and given up on after 5 min. */
+export const FARCASTER_SIGNER_POLL_INTERVAL_MS = 2_000
+export const FARCASTER_SIGNER_TIMEOUT_MS = 5 * 60_000
 /** A sign-in nonce (SIWE, SIWS, Farcaster) is valid this long after init. */
 export const SIGN_IN_NONCE_TTL_MS = 10 * 60_000
 /** A SIWE/SIWS `Issued At` may be this far from the server's clock (either way). */

@@ -1,3 +1,5 @@
+import { appApiErrorMessages } from './error-catalogue-app-api.ts'
+import { farcasterSignerErrorMessages } from './error-catalogue-farcaster.ts'
 import { fundingErrorMessages } from './error-catalogue-funding.ts'
 import { operationsErrorMessages } from './error-catalogue-operations.ts'
 import { transactionErrorMessages } from './error-catalogue-transactions.ts'
@@ -350,8 +352,10 @@ export const errorMessages: Record<ErrorCode, UserMessage> = {
   // Spec 03 §8 "Transactions": error-catalogue-transactions.ts.
   ...transactionErrorMessages,
   ...operationsErrorMessages,
+  ...appApiErrorMessages,
   // Spec 03 §8 "Funding": error-catalogue-funding.ts.
   ...fundingErrorMessages,
+  ...farcasterSignerErrorMessages,
 }
 
 /**

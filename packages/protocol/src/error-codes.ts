@@ -96,6 +96,14 @@ export const ErrorCode = {
   UNSUPPORTED_CHAIN: 'UNSUPPORTED_CHAIN',
   FARCASTER_TIMEOUT: 'FARCASTER_TIMEOUT',
   FARCASTER_RELAY_ERROR: 'FARCASTER_RELAY_ERROR',
+  /** Farcaster signer (spec 03 §8): no key, or no Farcaster account to add a signer to. */
+  FARCASTER_SIGNER_CONNECT_FAILED: 'FARCASTER_SIGNER_CONNECT_FAILED',
+  /** The user revoked (declined) the signer request in their Farcaster app. */
+  FARCASTER_SIGNER_REJECTED: 'FARCASTER_SIGNER_REJECTED',
+  /** Server: the app has no requesting FID and custody key (docs/farcaster-signer.md). */
+  FARCASTER_SIGNER_NOT_CONFIGURED: 'FARCASTER_SIGNER_NOT_CONFIGURED',
+  /** Server: no signer request of this user for that key. */
+  FARCASTER_SIGNER_NOT_FOUND: 'FARCASTER_SIGNER_NOT_FOUND',
   // Passkeys (docs/passkeys.md)
   PASSKEY_FAILED: 'PASSKEY_FAILED',
   WEBAUTHN_UNSUPPORTED: 'WEBAUTHN_UNSUPPORTED',
@@ -142,6 +150,13 @@ export const ErrorCode = {
   TRANSFER_INPUTS_MISSING: 'TRANSFER_INPUTS_MISSING',
   TRANSFER_NOT_ALLOWED: 'TRANSFER_NOT_ALLOWED',
   TRANSFER_EXPIRED: 'TRANSFER_EXPIRED',
+  // App backends (server-to-server routes under the app secret; docs/server-api.md)
+  /** No `Authorization: Basic` app credentials, or their app id is not the `latchkey-app-id` header's. */
+  APP_AUTH_REQUIRED: 'APP_AUTH_REQUIRED',
+  /** The app secret is wrong, revoked, or another app's. */
+  INVALID_APP_SECRET: 'INVALID_APP_SECRET',
+  /** App credentials sent by a browser (the request has an Origin): the secret must stay on servers. */
+  APP_SECRET_FROM_BROWSER: 'APP_SECRET_FROM_BROWSER',
   // Sessions
   UNAUTHORIZED: 'UNAUTHORIZED',
   INVALID_REFRESH_TOKEN: 'INVALID_REFRESH_TOKEN',

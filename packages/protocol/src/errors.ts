@@ -79,6 +79,11 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   FARCASTER_TIMEOUT: 400,
   // 424: the Farcaster relay refused or could not be reached; not retried by the client.
   FARCASTER_RELAY_ERROR: 424,
+  FARCASTER_SIGNER_CONNECT_FAILED: 400,
+  FARCASTER_SIGNER_REJECTED: 400,
+  // 404 like ONRAMP_NOT_CONFIGURED: the app's setup, asking again will not help.
+  FARCASTER_SIGNER_NOT_CONFIGURED: 404,
+  FARCASTER_SIGNER_NOT_FOUND: 404,
   PASSKEY_VERIFICATION_FAILED: 400,
   PASSKEY_LINK_LIMIT: 400,
   PASSKEY_ALREADY_LINKED: 400,
@@ -124,6 +129,10 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   // 424 like PRICE_UNAVAILABLE: the server's Solana RPC failed reading a mint (spl_token_info).
   TOKEN_DETAILS_FAILED: 424,
   UNAUTHORIZED: 401,
+  APP_AUTH_REQUIRED: 401,
+  INVALID_APP_SECRET: 401,
+  // 403: whatever the secret, a browser may not use it.
+  APP_SECRET_FROM_BROWSER: 403,
   ENCLAVE_PROOF_INVALID: 401,
   INVALID_REFRESH_TOKEN: 401,
   INTERNAL_ERROR: 500,

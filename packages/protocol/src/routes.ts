@@ -56,6 +56,10 @@ export const routes = {
   farcasterAuthenticate: '/api/v1/farcaster/authenticate',
   farcasterLink: '/api/v1/farcaster/link',
   farcasterUnlink: '/api/v1/farcaster/unlink',
+  /** Starts a Farcaster signed key request for the enclave's ed25519 key (an enclave route; spec 03 §7). */
+  farcasterSignerInit: '/api/v1/farcaster/signer/init',
+  /** The signer request's state for one of the user's keys (spec 03 §7). */
+  farcasterSignerStatus: '/api/v1/farcaster/signer/status',
   passkeyRegisterInit: '/api/v1/passkeys/register/init',
   passkeyRegister: '/api/v1/passkeys/register',
   passkeyAuthenticateInit: '/api/v1/passkeys/authenticate/init',
@@ -104,5 +108,15 @@ export const routes = {
   fundingCoinbaseSession: '/api/v1/funding/coinbase/session',
   /** The outcome of the user's latest Coinbase Onramp purchase. */
   fundingCoinbaseStatus: '/api/v1/funding/coinbase/status',
+  /** App backends, under the app secret (docs/server-api.md): the app's users, a page at a time. */
+  appUsers: '/api/v1/users',
+  /** One user of the app by id (an app-secret route; `/users/me` is the signed-in user's). */
+  appUser: (userId: string) => `/api/v1/users/${userId}`,
+  /** Deletes a user of the app, as `latchkey users delete` does (an app-secret route). */
+  appUserDelete: (userId: string) => `/api/v1/users/${userId}/delete`,
+  /** A user's embedded wallets, public data only (an app-secret route). */
+  appUserWallets: (userId: string) => `/api/v1/users/${userId}/wallets`,
+  /** Finds a user of the app by email, phone, wallet address or linked account (an app-secret route). */
+  appUserLookup: '/api/v1/users/lookup',
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
 } as const

@@ -14,6 +14,7 @@ it('exports exactly these names', () => {
     'useCustomAuth',
     'useDeleteAccount',
     'useExportWallet',
+    'useFarcasterSigner',
     'useFundWallet',
     'useGuestAccount',
     'useImportWallet',

@@ -21,6 +21,7 @@ export {
   type EmbeddedWalletAccount,
   type ExternalWalletAccount,
   type FarcasterAccount,
+  type FarcasterSigner,
   type GuestAccount,
   type KeyRelease,
   LatchkeyError,
@@ -62,6 +63,10 @@ export {
   type ExportWalletOptions,
   useExportWallet,
 } from './hooks/useExportWallet.ts'
+export {
+  type UseFarcasterSignerReturnType,
+  useFarcasterSigner,
+} from './hooks/useFarcasterSigner.ts'
 export {
   type FundWalletAsset,
   type FundWalletOptions,

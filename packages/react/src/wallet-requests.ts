@@ -3,6 +3,7 @@ import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { UserOwnedRecoveryMethod } from './config.ts'
 import type { ConnectWalletStep } from './connect-wallet-step.ts'
+import type { FarcasterSignerRequest } from './modal/farcaster-signer/request.ts'
 import type { FundWalletRequest } from './modal/funding/request.ts'
 import type {
   EthereumTransactionRequest,
@@ -32,6 +33,7 @@ export type WalletScreenRequest<T = unknown> =
   | EthereumTransactionRequest
   | SolanaTransactionRequest
   | FundWalletRequest
+  | FarcasterSignerRequest
 
 export type { ConnectWalletStep, FundWalletRequest }
 

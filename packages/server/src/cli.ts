@@ -6,6 +6,7 @@ import {
   DEFAULT_LOGIN_METHOD_SWITCHES,
 } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
+import { appSecretCommand } from './apps/app-secrets-cli.ts'
 import {
   deleteAppProviderCredentials,
   isCredentialProvider,
@@ -14,10 +15,11 @@ import {
 import { type AppSettings, createApp, ensureApp, listApps } from './apps/service.ts'
 import { appSettingsCommand } from './cli/app-settings.ts'
 import { backupCommand } from './cli/backup.ts'
-import { COMMON_FLAGS, type FlagSpec, findCommand, helpText } from './cli/commands.ts'
+import { COMMON_FLAGS, type FlagSpec, findCommand } from './cli/commands.ts'
 import { credentialsFromFlags } from './cli/credential-flags.ts'
 import { type DataLocation, resolveDataLocation } from './cli/data-location.ts'
 import { deleteUserCommand } from './cli/delete-user.ts'
+import { helpText } from './cli/help.ts'
 import { printKeyActivity } from './cli/key-activity.ts'
 import { mfaResetCommand } from './cli/mfa-reset.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
@@ -30,6 +32,7 @@ import { purgeExpired } from './maintenance/purge.ts'
 import { defaultSessionOptions, resolveMasterKey } from './server.ts'
 import { rotateSigningKey } from './sessions/keys.ts'
 import { startServer } from './start.ts'
+import { webhookCommand } from './webhooks/cli.ts'
 
 /** `--login-method` values → the app's login switches: exactly the listed methods on. */
 function loginMethodSettings(methods: string[]): AppSettings {
@@ -289,6 +292,10 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
       return 0
     }
+    if (key.startsWith('apps secret '))
+      return await appSecretCommand({ db, key, positionals, values, out, err })
+    if (key.startsWith('apps webhook '))
+      return await webhookCommand({ db, key, positionals, values, config, dataDir, out, err })
     if (key === 'apps settings') {
       const [appId = ''] = positionals
       return await appSettingsCommand({ db, appId, set: flag('set'), out, err })

@@ -4,6 +4,7 @@ import type { EmailSender } from './adapters/email/types.ts'
 import { type CoinGeckoOptions, coinGeckoOptionsFromEnv } from './adapters/prices/coingecko.ts'
 import type { TwilioOptions } from './adapters/sms/twilio.ts'
 import type { SmsSender } from './adapters/sms/types.ts'
+import type { FarcasterApiOptions } from './auth/farcaster/signer-api.ts'
 import type { OAuthOptions } from './auth/oauth/providers.ts'
 import type { Database } from './db/types.ts'
 import { type FundingOptions, fundingOptionsFromEnv } from './funding/options.ts'
@@ -231,7 +232,7 @@ export const defaultCaptchaOptions: CaptchaOptions = {
 }
 
 /** Where Farcaster sign-in talks to: the Connect relay and the ID registry on Optimism. */
-export interface FarcasterOptions {
+export interface FarcasterOptions extends FarcasterApiOptions {
   /** Farcaster Connect relay (default https://relay.farcaster.xyz). */
   relayUrl: string
   /** Optimism JSON-RPC endpoint the ID registry is read through (default https://mainnet.optimism.io). */
@@ -369,6 +370,7 @@ export function loadConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Latchke
       ...(env.LATCHKEY_FARCASTER_ID_REGISTRY
         ? { idRegistryAddress: env.LATCHKEY_FARCASTER_ID_REGISTRY as `0x${string}` }
         : {}),
+      ...(env.LATCHKEY_FARCASTER_API_URL ? { apiUrl: env.LATCHKEY_FARCASTER_API_URL } : {}),
     },
     captcha: env.LATCHKEY_TURNSTILE_SITEVERIFY_URL
       ? { turnstileSiteverifyUrl: env.LATCHKEY_TURNSTILE_SITEVERIFY_URL }

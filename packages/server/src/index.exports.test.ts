@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import * as server from './index.ts'
+import * as sdk from './sdk/index.ts'
 import * as verify from './verify.ts'
 
 // The public surface is pinned: changing it is a deliberate, reviewed act.
@@ -8,11 +9,13 @@ it('exports of @latchkey/server', () => {
     [
       "ApiError",
       "DEFAULT_PORT",
+      "LatchkeyApiError",
       "MemoryRateLimiter",
       "RedisRateLimiter",
       "SERVER_VERSION",
       "SmtpEmailSender",
       "TwilioSmsSender",
+      "WebhookVerificationError",
       "connectDatabase",
       "connectPostgres",
       "connectSqlite",
@@ -20,6 +23,7 @@ it('exports of @latchkey/server', () => {
       "createApp",
       "createJsonLogger",
       "createLatchkeyServer",
+      "createLatchkeyServerClient",
       "defaultCloudRecoveryEndpoints",
       "defaultRateLimits",
       "defaultSessionOptions",
@@ -36,8 +40,18 @@ it('exports of @latchkey/server', () => {
       "toAppConfig",
       "verifyAccessToken",
       "verifyAppSecret",
+      "verifyWebhook",
     ]
   `)
+})
+
+it('exports of @latchkey/server/sdk', () => {
+  expect(Object.keys(sdk).sort()).toEqual([
+    'LatchkeyApiError',
+    'WebhookVerificationError',
+    'createLatchkeyServerClient',
+    'verifyWebhook',
+  ])
 })
 
 it('exports of @latchkey/server/verify', () => {

@@ -56,6 +56,13 @@ export { MemoryRateLimiter } from './rate-limit/memory.ts'
 export { RedisRateLimiter } from './rate-limit/redis.ts'
 export type { RateLimiter, RateLimitResult } from './rate-limit/types.ts'
 export {
+  createLatchkeyServerClient,
+  type LatchkeyServerClient,
+  type LatchkeyServerClientOptions,
+  type VerifyTokenOptions,
+} from './sdk/client.ts'
+export { type ClientErrorCode, LatchkeyApiError } from './sdk/errors.ts'
+export {
   createLatchkeyServer,
   defaultSessionOptions,
   type LatchkeyServer,
@@ -64,3 +71,17 @@ export {
 export { rotateSigningKey } from './sessions/keys.ts'
 export { type RunningServer, type StartServerOptions, startServer } from './start.ts'
 export { type VerifyAccessTokenOptions, verifyAccessToken } from './verify.ts'
+export type {
+  TransactionSentData,
+  WebhookEvent,
+  WebhookEventData,
+  WebhookEventType,
+  WebhookWallet,
+} from './webhooks/events.ts'
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationErrorCode,
+} from './webhooks/verify.ts'

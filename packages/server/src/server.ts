@@ -21,6 +21,7 @@ import { appConfigRoute } from './apps/routes.ts'
 import { customJwtRoutes } from './auth/custom-jwt/routes.ts'
 import { emailRoutes } from './auth/email/routes.ts'
 import { farcasterRoutes } from './auth/farcaster/routes.ts'
+import { farcasterSignerRoutes } from './auth/farcaster/signer-routes.ts'
 import { guestRoutes } from './auth/guest/routes.ts'
 import { oauthRoutes } from './auth/oauth/routes.ts'
 import { passkeyRoutes } from './auth/passkey/routes.ts'
@@ -75,8 +76,10 @@ import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
 import { usersAcceptTermsRoute, usersDeleteRoute, usersMeRoute } from './users/routes.ts'
+import { appBackendRoutes } from './users/server-api-routes.ts'
 import { transferRoutes } from './users/transfer-routes.ts'
 import { walletRoutes } from './wallets/routes.ts'
+import { createWebhooks, type WebhookOptions } from './webhooks/service.ts'
 
 export const SERVER_VERSION = '0.1.0'
 
@@ -147,7 +150,7 @@ export function resolveMasterKey(
  * const res = await app.request('/api/v1/openapi.json')
  */
 export async function createLatchkeyServer(
-  options: LatchkeyServerOptions = {},
+  options: LatchkeyServerOptions & { webhooks?: WebhookOptions } = {},
 ): Promise<LatchkeyServer> {
   // Lines written while a request is served carry its id (logging/request-context.ts).
   const logger = withRequestId(options.logger ?? consoleLogger)
@@ -232,6 +235,17 @@ export async function createLatchkeyServer(
     }
     const keys = new KeyStore(db, secrets, now, config.sessions.accessTokenTtlS * 1000 + 5 * 60_000)
     await keys.init()
+    // Started like the purge, closed before the database (docs: webhooks, "Delivery").
+    const webhooks = createWebhooks({
+      db,
+      secrets,
+      now,
+      logger,
+      metrics,
+      production: options.production ?? false,
+      options: options.webhooks,
+    })
+    closers.push(() => webhooks.close())
     const services: Services = {
       db,
       config,
@@ -245,6 +259,7 @@ export async function createLatchkeyServer(
       now,
       logger,
       metrics,
+      webhooks,
     }
 
     const stopPurge = schedulePurge({
@@ -272,6 +287,7 @@ export async function createLatchkeyServer(
       ...siweRoutes,
       ...siwsRoutes,
       ...farcasterRoutes,
+      ...farcasterSignerRoutes,
       ...passkeyRoutes,
       refreshRoute,
       logoutRoute,
@@ -286,6 +302,8 @@ export async function createLatchkeyServer(
       ...captchaRoutes,
       tokenPriceRoute,
       ...fundingRoutes,
+      // After usersMeRoute and usersDeleteRoute: `/users/:user_id` would match `/users/me` too.
+      ...appBackendRoutes,
       ...(devMailbox ? [devMailboxRoute] : []),
       ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]

@@ -1,6 +1,7 @@
 import { type User, useDeleteAccount, useLatchkey } from '@latchkey/react'
 import { useState } from 'react'
 import { ExternalWallets } from './ExternalWallets.tsx'
+import { FarcasterSignerPanel } from './FarcasterSignerPanel.tsx'
 import { FundPanel } from './FundPanel.tsx'
 import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
@@ -84,6 +85,8 @@ export function UserPanel({ user }: { user: User }) {
       <LinkedAccounts accounts={user.linkedAccounts} />
 
       <Passkeys />
+
+      <FarcasterSignerPanel user={user} />
 
       <Mfa />
 

@@ -6,6 +6,8 @@ import {
   authShareResponseSchema,
   type CloudOAuthResult,
   type CreateEmbeddedWalletsRequest,
+  type FarcasterSignerResponse,
+  farcasterSignerResponseSchema,
   type MfaEnrollResponse,
   type MfaUnenrollRequest,
   type MfaVerification,
@@ -66,6 +68,8 @@ export interface ServerApi {
   mfaUnenroll(token: string, body: MfaUnenrollRequest): Promise<UserWire>
   /** Ends this session's verification window on the server. */
   mfaClear(token: string): Promise<void>
+  /** Starts (or reads) the Farcaster signed key request of this page's ed25519 key (an enclave route). */
+  farcasterSignerInit(token: string, publicKey: string): Promise<FarcasterSignerResponse>
 }
 
 export interface ServerApiOptions {
@@ -210,5 +214,13 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
     async mfaClear(token) {
       await call('POST', routes.mfaClear, token, {}, successSchema)
     },
+    farcasterSignerInit: (token, publicKey) =>
+      call(
+        'POST',
+        routes.farcasterSignerInit,
+        token,
+        { ed25519_public_key: publicKey },
+        farcasterSignerResponseSchema,
+      ),
   }
 }

@@ -31,6 +31,8 @@ import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'
+import { createFarcasterSignerHandlers } from './farcaster-signer.ts'
+import type { FarcasterSignerKeyStore } from './farcaster-signer-store.ts'
 import { createMfaHandlers } from './mfa.ts'
 import { type ConnectAnswer, createRecoverHandler } from './recover.ts'
 import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
@@ -57,6 +59,8 @@ export interface HandlerDeps {
   cloudKeyStore?: (access: RecoveryOAuthAuthenticateResponse) => CloudKeyStore
   /** Rebuilt keys kept within the session's MFA window (default: watching `document`'s visibility). */
   warmKeys?: WarmKeys
+  /** Farcaster signer keys (default: this origin's IndexedDB; farcaster-signer.ts). */
+  farcasterSignerKeys?: FarcasterSignerKeyStore
 }
 
 /** Events after which no warm key may remain (docs/mfa.md "Warm keys"): dropped before they run. */
@@ -212,6 +216,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   const handlers: Handlers = {
     ...createAccountHandlers(deps),
     ...createMfaHandlers({ api }),
+    ...createFarcasterSignerHandlers(deps),
     async 'latchkey:wallets:create'(data) {
       const chains = (['ethereum', 'solana'] as const)
         .filter((c) => data.chain_types.includes(c))

@@ -4,6 +4,7 @@ import { startChannel } from './channel.ts'
 import { readConfig } from './config.ts'
 import { loadPageDeviceKey } from './device-key.ts'
 import { IndexedDbDeviceKeyStore } from './device-key-store.ts'
+import { IndexedDbFarcasterSignerKeyStore } from './farcaster-signer-store.ts'
 import { createHandlers } from './handlers.ts'
 import { IndexedDbDeviceShareStore } from './store.ts'
 import { createWarmKeys } from './warm-keys.ts'
@@ -23,6 +24,7 @@ function main() {
     appId: config.appId,
     api: createServerApi({ appId: config.appId, proof: key.signProof }),
     store: new IndexedDbDeviceShareStore(globalThis.indexedDB),
+    farcasterSignerKeys: new IndexedDbFarcasterSignerKeyStore(globalThis.indexedDB),
     logger: console,
     warmKeys: createWarmKeys({
       document,

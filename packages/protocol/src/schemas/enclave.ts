@@ -144,6 +144,17 @@ export const enclaveRequestSchemas = {
   }),
   /** Ends this session's verification (server and the enclave's warm keys); answers `{}`. */
   'latchkey:mfa:clear': z.object({ access_token: accessToken }),
+  /**
+   * Farcaster signer (spec 03 §7): makes (or reuses) this user's ed25519 key
+   * here and starts its signed key request at the server; answers the
+   * signer's `{ public_key, status, signer_approval_url, fid }`.
+   */
+  'latchkey:farcaster-signer:init': z.object({ access_token: accessToken }),
+  /** Signs a Farcaster message hash (base64url, at most 64 bytes) with that key; `{ signature }` base64url. */
+  'latchkey:farcaster-signer:sign': z.object({
+    access_token: accessToken,
+    message_hash: base64urlSchema,
+  }),
 } as const
 
 export type EnclaveEvent = keyof typeof enclaveRequestSchemas

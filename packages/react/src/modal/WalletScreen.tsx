@@ -22,6 +22,8 @@ const SolanaTransactionScreen = lazy(
 )
 // Funding (chooser, receive, transfer, on-ramp status): its own chunk, loaded on `fundWallet`.
 const FundWalletScreen = lazy(() => import('./funding/FundWalletScreen.tsx'))
+// 'Add a signer to Farcaster' (its QR code): its own chunk, loaded on `requestFarcasterSignerFromWarpcast`.
+const FarcasterSignerScreen = lazy(() => import('./farcaster-signer/FarcasterSignerScreen.tsx'))
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -133,6 +135,12 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
             onFunded={() => complete({ funded: true })}
             onClose={onClose}
           />
+        </Suspense>
+      )
+    case 'farcaster-signer':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <FarcasterSignerScreen request={request} onApproved={complete} onClose={onClose} />
         </Suspense>
       )
     case 'passkeys':

@@ -96,6 +96,22 @@ export const providerCredentialsSchema = z.discriminatedUnion('provider', [
       ),
     api_key_secret: cdpKeySecretSchema,
   }),
+  // Farcaster signer (docs/farcaster-signer.md): the app's requesting FID and its custody key
+  // (a 0x private key or a BIP-39 mnemonic), which signs the SignedKeyRequest.
+  z.object({
+    provider: z.literal('farcaster-signer'),
+    request_fid: z
+      .string()
+      .regex(/^[1-9]\d{0,19}$/, "request_fid must be the app's fid (a number)"),
+    custody_key: z
+      .string()
+      .max(1024, 'custody_key is too long')
+      .refine(
+        (value) =>
+          /^0x[0-9a-fA-F]{64}$/.test(value.trim()) || /^[a-z]+( [a-z]+){11,23}$/.test(value.trim()),
+        'custody_key must be a 0x private key (64 hex digits) or a 12–24 word mnemonic',
+      ),
+  }),
   // OAuth login (docs/login-oauth.md): the app's client at the provider (TikTok: client key).
   z.object({
     provider: z.enum(OAUTH_PROVIDERS),
@@ -121,6 +137,7 @@ export const credentialProviders: readonly CredentialProvider[] = [
   'turnstile',
   'moonpay',
   'coinbase-onramp',
+  'farcaster-signer',
   ...OAUTH_PROVIDERS,
 ]
 
@@ -190,6 +207,12 @@ function toColumns(store: CredentialStore, appId: string, credentials: ProviderC
       return {
         client_id: credentials.api_key_name,
         client_secret: seal(credentials.api_key_secret),
+        settings: '{}',
+      }
+    case 'farcaster-signer':
+      return {
+        client_id: credentials.request_fid,
+        client_secret: seal(credentials.custody_key.trim()),
         settings: '{}',
       }
     case 'icloud':
@@ -301,6 +324,9 @@ export async function getAppProviderCredentials<P extends CredentialProvider>(
   } else if (provider === 'coinbase-onramp') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, api_key_name: row.client_id, api_key_secret: secret }
+  } else if (provider === 'farcaster-signer') {
+    if (row.client_id === null) throw unreadable()
+    credentials = { provider, request_fid: row.client_id, custody_key: secret }
   } else if (provider === 'google-drive') {
     if (row.client_id === null) throw unreadable()
     credentials = { provider, client_id: row.client_id, client_secret: secret }

@@ -7,12 +7,12 @@ import {
 } from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
 import { captchaProviderOf } from '../captcha/provider.ts'
-import { safeEqual } from '../crypto/secrets.ts'
 import { isUniqueViolation } from '../db/connect.ts'
 import type { AppsTable, Database } from '../db/types.ts'
 import { defaultFundingOptions, type FundingServerOptions } from '../funding/options.ts'
 import { toFundingConfig } from '../funding/settings.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
+import { APP_SECRET_PREFIX, matchAppSecret } from './app-secrets.ts'
 import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
 import { APP_SETTING_KEYS, type AppSettings, buildSettings } from './settings.ts'
 
@@ -96,7 +96,8 @@ export async function createApp(
   if (!isValidAppId(id)) throw new Error('An app id is 25 lowercase letters and digits')
   if (!input.name.trim()) throw new Error('An app needs a name')
   const origins = [...new Set(input.origins.map(normalizeOrigin))]
-  const secret = newSecret()
+  // The app's first secret (apps/app-secrets.ts), in the same form as the CLI's later ones.
+  const secret = `${APP_SECRET_PREFIX}${newSecret()}`
   const createdAt = input.now ?? Date.now()
   const settings = buildSettings(input)
   await db
@@ -214,19 +215,16 @@ export async function listApps(db: Kysely<Database>): Promise<AppRecord[]> {
   return rows.map((row) => rowToApp(row, providers.get(row.id) ?? []))
 }
 
-/** True when `secret` is the app's secret (constant-time on the hash). */
+/**
+ * True when `secret` is one of the app's live secrets (apps/app-secrets.ts
+ * `matchAppSecret`: constant time, revoked secrets refused; records the use).
+ */
 export async function verifyAppSecret(
   db: Kysely<Database>,
   appId: string,
   secret: string,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('apps')
-    .select('secret_hash')
-    .where('id', '=', appId)
-    .executeTakeFirst()
-  if (!row) return false
-  return safeEqual(row.secret_hash, sha256(secret))
+  return (await matchAppSecret(db, appId, secret, Date.now())) !== null
 }
 
 type RecoveryOption = AppConfig['embedded_wallet_config']['user_owned_recovery_options'][number]

@@ -190,8 +190,8 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
   // UPDATE: under the cap and not consumed yet, or nothing changes.
   const right = safeEqual(row.code_hash, codeHash(services, input, input.code))
   const attempt = right
-    ? await countAttemptAndConsume.affected(db, { id: row.id, now })
-    : await countAttempt.affected(db, { id: row.id })
+    ? await countAttemptAndConsume.affectedInGroupCommit(db, { id: row.id, now })
+    : await countAttempt.affectedInGroupCommit(db, { id: row.id })
   if (attempt !== 1) {
     // Either the cap is spent or a concurrent request consumed the code.
     const current = await db

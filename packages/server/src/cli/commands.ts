@@ -1,3 +1,6 @@
+import { APP_SECRET_COMMANDS } from '../apps/app-secrets-cli.ts'
+import { WEBHOOK_COMMANDS } from '../webhooks/cli-commands.ts'
+
 /** One flag of a command, as `node:util` parseArgs takes it, with its help line. */
 export interface FlagSpec {
   type: 'string' | 'boolean'
@@ -38,7 +41,7 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
   help: { type: 'boolean', short: 'h', help: 'show this help' },
 }
 
-const DATABASE_ENV: Record<string, string> = {
+export const DATABASE_ENV: Record<string, string> = {
   LATCHKEY_DATA_DIR: 'data folder when --data is not given',
   DATABASE_URL: 'postgres://… → use PostgreSQL instead of the SQLite file',
 }
@@ -47,7 +50,7 @@ const MASTER_KEY_ENV: Record<string, string> = {
   LATCHKEY_MASTER_KEY: 'seals secrets at rest (default in development: DIR/master.key)',
 }
 
-const DATA_NOTE =
+export const DATA_NOTE =
   'Data: the SQLite file latchkey.sqlite in the data folder, which is --data, else ' +
   'LATCHKEY_DATA_DIR, else .data in the project root: the outermost folder at or above ' +
   'the current one whose package.json "workspaces" (or pnpm-workspace.yaml) covers it, ' +
@@ -175,6 +178,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         help: 'CDP secret API key id or name (coinbase-onramp)',
       },
       'api-key-secret-env': secretEnv('CDP API key secret'),
+      'request-fid': { type: 'string', value: 'FID', help: "the app's fid (farcaster-signer)" },
+      'custody-key-env': secretEnv('Farcaster custody private key or mnemonic of --request-fid'),
     },
     notes: [
       'Providers and their flags:\n' +
@@ -185,6 +190,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         '  turnstile                     --secret-key-env VAR\n' +
         '  moonpay                       --secret-key-env VAR (docs/funding.md)\n' +
         '  coinbase-onramp               --api-key-name NAME --api-key-secret-env VAR\n' +
+        '  farcaster-signer              --request-fid FID --custody-key-env VAR\n' +
         '  google, apple, github, …      --client-id X --client-secret-env VAR (docs/login-oauth.md)',
       'Secrets are read from the environment variable a flag names, never from the command ' +
         'line (other users of the machine can read it). A running server applies the change ' +
@@ -199,6 +205,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "delete the app's credentials for a provider",
     flags: {},
   },
+  ...APP_SECRET_COMMANDS,
+  ...WEBHOOK_COMMANDS,
   {
     path: ['purge'],
     synopsis: '[--json]',
@@ -286,7 +294,7 @@ export interface FoundCommand {
   rest: string[]
 }
 
-const samePath = (a: readonly string[], b: readonly string[]) =>
+export const samePath = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((word, i) => word === b[i])
 
 /** True when `path` is a group: the start of longer command paths (`apps`, `apps credentials`). */
@@ -309,88 +317,4 @@ export function findCommand(argv: readonly string[]): FoundCommand {
     path.push(word)
   }
   return { path, rest: argv.slice(path.length) }
-}
-
-const WIDTH = 100
-const LEFT = 32
-
-/** Breaks `text` into lines of at most `width` characters, at spaces. */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line)
-      line = word
-    } else line = line ? `${line} ${word}` : word
-  }
-  return [...lines, line]
-}
-
-/** A note: wrapped, unless it is laid out already (has line breaks). */
-const paragraph = (note: string) => (note.includes('\n') ? [note] : wrap(note, WIDTH))
-
-/** `  left          right`, the right side wrapped in its column. */
-function column(left: string, right: string): string {
-  const [first = '', ...more] = wrap(right, WIDTH - LEFT)
-  const indent = ''.padEnd(LEFT)
-  const head =
-    left.length < LEFT - 3 ? [`  ${left.padEnd(LEFT - 2)}${first}`] : [`  ${left}`, indent + first]
-  return [...head, ...more.map((line) => indent + line)].join('\n')
-}
-
-const flagLines = (flags: Record<string, FlagSpec>) =>
-  Object.entries(flags).map(([flag, spec]) =>
-    column(
-      `${spec.short ? `-${spec.short}, ` : ''}--${flag}${spec.value ? ` ${spec.value}` : ''}`,
-      spec.help,
-    ),
-  )
-
-const envLines = (env: Record<string, string>) =>
-  Object.entries(env).map(([variable, help]) => column(variable, help))
-
-/**
- * The help of a command or group (`[]`: the whole CLI).
- *
- * @example
- * helpText(['apps', 'create']) // 'Usage: latchkey apps create --name N …'
- */
-export function helpText(path: readonly string[]): string {
-  const command = COMMANDS.find((c) => samePath(c.path, path))
-  if (command)
-    return [
-      `Usage: latchkey ${[...command.path, command.synopsis].filter(Boolean).join(' ')} [--data DIR] [--init]`,
-      '',
-      `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.`,
-      '',
-      'Options:',
-      ...flagLines({ ...command.flags, ...COMMON_FLAGS }),
-      '',
-      'Environment:',
-      ...envLines({ ...DATABASE_ENV, ...command.env }),
-      ...(command.notes ?? []).flatMap((note) => ['', ...paragraph(note)]),
-      '',
-      ...wrap(DATA_NOTE, WIDTH),
-    ].join('\n')
-  const listed = COMMANDS.filter((c) => samePath(c.path.slice(0, path.length), path))
-  const prefix = path.length ? `${path.join(' ')} ` : ''
-  return [
-    `Usage: latchkey ${prefix}<command> [options]`,
-    '',
-    'Commands:',
-    ...listed.map((c) =>
-      column(c.path.join(' ') + (c.args ? ` ${c.args.join(' ')}` : ''), c.summary),
-    ),
-    '',
-    'Options of every command:',
-    ...flagLines(COMMON_FLAGS),
-    '',
-    'Environment:',
-    ...envLines(DATABASE_ENV),
-    '',
-    ...wrap(DATA_NOTE, WIDTH),
-    '',
-    `Run "latchkey ${prefix}<command> --help" for the options of a command.`,
-  ].join('\n')
 }

@@ -65,6 +65,16 @@ export function credentialsFromFlags(
     // A PEM key kept on one line in an env file has its newlines written as \n.
     return { provider, api_key_name: name, api_key_secret: secret.replace(/\\n/g, '\n').trim() }
   }
+  if (provider === 'farcaster-signer') {
+    // Farcaster signer: the app's requesting FID and its custody key (private key or mnemonic).
+    const fid = flag('request-fid')
+    const variable = flag('custody-key-env')
+    const custodyKey = fromEnv('custody-key-env')
+    if (!fid || !variable)
+      return 'apps credentials set … farcaster-signer needs --request-fid FID and --custody-key-env VAR'
+    if (!custodyKey) return `The environment variable ${variable} is empty or not set`
+    return { provider, request_fid: fid, custody_key: custodyKey.trim() }
+  }
   if (provider !== 'icloud') {
     // OAuth login providers (docs/login-oauth.md): the app's client at the provider.
     const clientId = flag('client-id')

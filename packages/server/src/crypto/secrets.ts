@@ -16,6 +16,7 @@ export type KeyPurpose =
   | 'recovery-keys'
   | 'provider-credentials'
   | 'recovery-oauth-states'
+  | 'webhook-secrets'
   | (string & {})
 
 const VERSION = 'v1'

@@ -19,6 +19,10 @@ import * as m012 from './migrations/012_enclave_keys.ts'
 import * as m013 from './migrations/013_mfa.ts'
 import * as m014 from './migrations/014_one_active_signing_key.ts'
 import * as m015 from './migrations/015_farcaster_channel_completions.ts'
+import * as m016 from './migrations/016_webhooks.ts'
+import * as m017 from './migrations/017_farcaster_signers.ts'
+import * as m018 from './migrations/018_linked_accounts_by_user_in_order.ts'
+import * as m019 from './migrations/019_app_secrets.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -36,6 +40,10 @@ const migrations: Record<string, Migration> = {
   '013_mfa': m013,
   '014_one_active_signing_key': m014,
   '015_farcaster_channel_completions': m015,
+  '016_webhooks': m016,
+  '017_farcaster_signers': m017,
+  '018_linked_accounts_by_user_in_order': m018,
+  '019_app_secrets': m019,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely'
-import type { SqliteHandle } from './sqlite-sync.ts'
+import { CONNECTION_BUSY, inGroupCommit, type SqliteHandle, sqliteHandleOf } from './sqlite-sync.ts'
 import type { Database } from './types.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -86,14 +86,33 @@ export class PrecompiledQuery<P extends Record<string, unknown>, R> {
    * that returns none, an empty array.
    */
   rowsSync(db: Kysely<Database>, handle: SqliteHandle, params: P): R[] {
-    const { query, slots } = this.#compile(db)
-    const statement = handle.prepare(query.sql)
-    const parameters = this.#parameters(slots, params)
+    const statement = this.#statement(db, handle)
+    const parameters = this.#parameters(this.#compile(db).slots, params)
     if (!statement.reader) {
       statement.run(parameters)
       return []
     }
     return statement.all(parameters) as R[]
+  }
+
+  #statement(db: Kysely<Database>, handle: SqliteHandle) {
+    return handle.prepare(this.#compile(db).query.sql)
+  }
+
+  /**
+   * {@link affected} for a write that stands alone (no transaction of its
+   * own): on SQLite it shares the commit of this turn's other writes
+   * (db/sqlite-sync.ts inGroupCommit); elsewhere it runs as {@link affected}.
+   */
+  async affectedInGroupCommit(db: Kysely<Database>, params: P): Promise<number> {
+    const handle = sqliteHandleOf(db)
+    if (handle) {
+      const statement = this.#statement(db, handle)
+      const parameters = this.#parameters(this.#compile(db).slots, params)
+      const changes = await inGroupCommit(handle, () => statement.run(parameters).changes)
+      if (changes !== CONNECTION_BUSY) return changes
+    }
+    return this.affected(db, params)
   }
 
   firstSync(db: Kysely<Database>, handle: SqliteHandle, params: P): R | undefined {

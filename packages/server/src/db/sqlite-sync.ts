@@ -41,3 +41,71 @@ export function runSqliteTransaction<T>(
   if (handle.database.inTransaction) return CONNECTION_BUSY
   return handle.database.transaction(fn).immediate()
 }
+
+interface Waiting {
+  work: () => unknown
+  resolve(value: unknown): void
+  reject(error: unknown): void
+}
+
+const waiting = new WeakMap<SqliteHandle, Waiting[]>()
+
+/**
+ * Runs `work` synchronously in a transaction and resolves with its result
+ * once committed; rejects with what it threw, having written nothing.
+ * {@link CONNECTION_BUSY} when a Kysely transaction held the connection
+ * (nothing ran: take the asynchronous path).
+ *
+ * Group commit: the work that arrives in one turn of the event loop (under
+ * load, several requests are read from their sockets in one turn) runs in
+ * one transaction, each piece in a savepoint of its own, committed at the end
+ * of the turn. A commit's cost (writing the changed pages to the WAL, the
+ * file locks) is then shared, and each piece still commits or not on its own
+ * merits: one that throws rolls back to its savepoint alone. Nothing is
+ * answered before the COMMIT; if the COMMIT fails, every piece rejects.
+ */
+export function inGroupCommit<T>(
+  handle: SqliteHandle,
+  work: () => T,
+): Promise<T | typeof CONNECTION_BUSY> {
+  return new Promise((resolve, reject) => {
+    let queue = waiting.get(handle)
+    if (!queue) {
+      queue = []
+      waiting.set(handle, queue)
+    }
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject })
+    // The first of this turn schedules the commit for the end of the turn.
+    if (queue.length === 1) setImmediate(() => commitWaiting(handle))
+  })
+}
+
+type Outcome = { value: unknown } | { error: unknown }
+
+function commitWaiting(handle: SqliteHandle): void {
+  const batch = waiting.get(handle)?.splice(0) ?? []
+  let outcomes: Outcome[] | typeof CONNECTION_BUSY
+  try {
+    // Nested in the batch's transaction, better-sqlite3 makes each a savepoint.
+    const piece = handle.database.transaction((work: () => unknown) => work())
+    outcomes = runSqliteTransaction(handle, () =>
+      batch.map(({ work }): Outcome => {
+        try {
+          return { value: piece(work) }
+        } catch (error) {
+          return { error }
+        }
+      }),
+    )
+  } catch (error) {
+    // BEGIN or COMMIT failed: nothing of the batch was written.
+    for (const item of batch) item.reject(error)
+    return
+  }
+  batch.forEach((item, i) => {
+    const outcome = outcomes === CONNECTION_BUSY ? { value: CONNECTION_BUSY } : outcomes[i]
+    if (!outcome) item.reject(new Error('group commit lost an outcome'))
+    else if ('error' in outcome) item.reject(outcome.error)
+    else item.resolve(outcome.value)
+  })
+}

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely'
+import type { AppSecretsTable } from '../apps/app-secrets-table.ts'
+import type { WebhookEndpointsTable, WebhookOutboxTable } from '../webhooks/tables.ts'
 
 /**
  * Table shapes. Portable across SQLite and Postgres: text ids, epoch-ms
@@ -199,6 +201,21 @@ export interface FarcasterChannelsTable {
   completion: string | null
 }
 
+/** A Farcaster signer key of a user of an app and its signed key request (migration 017). */
+export interface FarcasterSignersTable {
+  app_id: string
+  /** 0x-prefixed lowercase hex of the ed25519 public key. */
+  public_key: string
+  user_id: string
+  request_token: string
+  approval_url: string
+  status: 'pending_approval' | 'approved' | 'revoked'
+  fid: number | null
+  deadline: number
+  created_at: number
+  updated_at: number
+}
+
 export interface OAuthLoginStatesTable {
   /** HMAC of the state code (purpose oauth-login-states); the code itself is never stored. */
   state_hash: string
@@ -344,6 +361,7 @@ export interface Database {
   oauth_login_states: OAuthLoginStatesTable
   sign_in_nonces: SignInNoncesTable
   farcaster_channels: FarcasterChannelsTable
+  farcaster_signers: FarcasterSignersTable
   passkey_challenges: PasskeyChallengesTable
   captcha_tokens: CaptchaTokensTable
   telegram_payloads: TelegramPayloadsTable
@@ -353,4 +371,7 @@ export interface Database {
   mfa_factors: MfaFactorsTable
   mfa_verifications: MfaVerificationsTable
   mfa_attempts: MfaAttemptsTable
+  app_secrets: AppSecretsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_outbox: WebhookOutboxTable
 }

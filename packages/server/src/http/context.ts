@@ -20,6 +20,7 @@ import type { ServerMetrics } from '../metrics/registry.ts'
 import type { TokenPrices } from '../prices/service.ts'
 import type { RateLimiter } from '../rate-limit/types.ts'
 import type { KeyStore } from '../sessions/keys.ts'
+import type { Webhooks } from '../webhooks/service.ts'
 
 /** Resolved configuration every service reads. */
 export interface ResolvedConfig {
@@ -71,6 +72,8 @@ export interface Services {
   logger: Logger
   /** Prometheus counters (metrics/registry.ts); `noMetrics` when /metrics is off. */
   metrics: ServerMetrics
+  /** Webhook events to the app's endpoint (webhooks/service.ts): `emit`, and the delivery worker. */
+  webhooks: Webhooks
 }
 
 /** The authenticated caller of an `auth: 'user'` or `auth: 'enclave'` route. */

@@ -1,6 +1,7 @@
 import { type AuthResponse, errorBodySchema, Header } from '@latchkey/protocol'
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
+import { authenticateAppRequest } from '../apps/app-secrets-auth.ts'
 import type { AppRecord } from '../apps/service.ts'
 import { verifyCaptcha } from '../captcha/verify.ts'
 import { ApiError } from '../errors.ts'
@@ -53,9 +54,10 @@ export interface RouteDefinition<
   /**
    * `user`: a bearer access token of a live session. `enclave` (the key
    * routes): that, from this server's own origin only, with a proof signed by
-   * the session's enclave key (http/enclave-auth.ts).
+   * the session's enclave key (http/enclave-auth.ts). `app`: an app backend,
+   * with its app secret (apps/app-secrets-auth.ts), never from a browser.
    */
-  auth: 'none' | 'user' | 'enclave'
+  auth: 'none' | 'user' | 'enclave' | 'app'
   /**
    * With `auth: 'enclave'`: a user who has an enabled MFA factor must have
    * verified MFA in this very session within the last 15 minutes, else 403
@@ -229,7 +231,11 @@ export function registerRoutes(
     const loginMethod = def.startsSession ? loginMethodOfRoute(def.path) : undefined
     hono.on(def.method.toUpperCase(), def.path, async (c) => {
       const app =
-        def.app === false ? (undefined as unknown as AppRecord) : await resolveApp(c, services)
+        def.auth === 'app'
+          ? await authenticateAppRequest(c, services)
+          : def.app === false
+            ? (undefined as unknown as AppRecord)
+            : await resolveApp(c, services)
       let auth = undefined as unknown as AuthContext
       if (def.auth === 'user') auth = await authenticateRequest(services, bearerToken(c), app.id)
       if (def.auth === 'enclave')
@@ -358,7 +364,8 @@ export function buildOpenApi(
         required: true,
         content: { 'application/json': { schema: toJsonSchema(def.body, 'input') } },
       }
-    if (def.auth !== 'none') operation.security = [{ bearer: [] }]
+    if (def.auth !== 'none')
+      operation.security = [def.auth === 'app' ? { app: [] } : { bearer: [] }]
     const fresh =
       'a verification of this session younger than 15 minutes (403 MFA_REQUIRED otherwise).'
     if (def.mfa === true) operation.description = `When the user has MFA, needs ${fresh}`
@@ -373,7 +380,11 @@ export function buildOpenApi(
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        // App backends: base64(appId:appSecret), with the latchkey-app-id header (docs/server-api.md).
+        app: { type: 'http', scheme: 'basic' },
+      },
     },
   }
 }

@@ -1,5 +1,5 @@
 import { routes } from '@latchkey/protocol'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { isPostgresUrl } from '../db/connect.ts'
 import { CONNECTION_BUSY, runSqliteTransaction, sqliteHandleOf } from '../db/sqlite-sync.ts'
 import { sha256 } from '../ids.ts'
@@ -68,13 +68,60 @@ describe.skipIf(isPostgresUrl(process.env.DATABASE_URL))('refresh on SQLite', ()
     expect(await rowOf(answer?.body.refresh_token ?? '')).toMatchObject({ rotated_at: null })
   })
 
+  it('refreshes of one turn share a commit; a refused one among them is undone alone', async () => {
+    const live = await Promise.all(
+      [1, 2, 3, 4].map(async (i) => (await t.login(`batch-${i}@example.com`)).refresh_token ?? ''),
+    )
+    const ended = await t.login('batch-ended@example.com')
+    await t.request(routes.sessionLogout, { token: ended.token ?? '', body: {} })
+    const endedToken = ended.refresh_token ?? ''
+    const commits = countCommits()
+    // Started together: they reach the rotation in the same turn of the event loop.
+    const answers = await Promise.all([...live, endedToken].map(refresh))
+    expect(commits.stop()).toBeLessThan(answers.length)
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 401])
+    for (const [i, token] of live.entries()) {
+      expect((await rowOf(token))?.replaced_by).toBe(sha256(answers[i]?.body.refresh_token))
+      expect((await refresh(answers[i]?.body.refresh_token)).status).toBe(200)
+    }
+    expect((await rowOf(endedToken))?.rotated_at).toBeNull()
+  })
+
+  /** Counts the transactions the connection commits until `stop()`. */
+  function countCommits() {
+    const database = sqliteHandleOf(t.db)?.database
+    if (!database) throw new Error('no SQLite connection')
+    const transaction = database.transaction.bind(database)
+    let commits = 0
+    const spy = vi.spyOn(database, 'transaction').mockImplementation((fn) => {
+      const wrapped = transaction(fn)
+      const counted = Object.assign((...args: unknown[]) => wrapped(...args), {
+        immediate: (...args: unknown[]) => {
+          const result = wrapped.immediate(...args)
+          commits++
+          return result
+        },
+      })
+      return counted as unknown as typeof wrapped
+    })
+    return {
+      stop() {
+        spy.mockRestore()
+        return commits
+      },
+    }
+  }
+
   it('a user gone between login and refresh: refused, and the token left unrotated', async () => {
     const login = await t.login('gone-user@example.com')
     const token = login.refresh_token ?? ''
     // Without its user the session's foreign keys would refuse the delete; drop the user row only.
     const handle = sqliteHandleOf(t.db)
     handle?.database.pragma('foreign_keys = OFF')
-    await t.db.deleteFrom('users').where('id', '=', login.user?.id ?? '').execute()
+    await t.db
+      .deleteFrom('users')
+      .where('id', '=', login.user?.id ?? '')
+      .execute()
     handle?.database.pragma('foreign_keys = ON')
     expect(await refresh(token)).toMatchObject({ status: 401 })
     expect((await rowOf(token))?.rotated_at).toBeNull()

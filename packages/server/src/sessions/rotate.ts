@@ -70,7 +70,7 @@ export async function rotateRefreshToken(
  * loser that reads the seal finds a live token. For an app without an
  * active allowlist, the same and the user's reads: on PostgreSQL in one
  * statement (rotate-pg.ts, one round trip instead of seven, eight with
- * wallets), on SQLite in one synchronous transaction (rotate-sqlite.ts).
+ * wallets), on SQLite synchronously, with group commit (rotate-sqlite.ts).
  */
 async function rotateFirstUse(
   services: Services,
@@ -93,7 +93,7 @@ async function rotateFirstUse(
     const params = { hash, nextHash, sealed, appId, now, idleSince }
     const handle = sqliteHandleOf(services.db)
     const rotated = handle
-      ? rotateFirstUseOnSqlite(services.db, handle, params)
+      ? await rotateFirstUseOnSqlite(services.db, handle, params)
       : isPostgres(services.db)
         ? await rotateFirstUseOnPostgres(services.db, params)
         : CONNECTION_BUSY

@@ -1,5 +1,6 @@
 import type { AuthResponse, UserWire } from '@latchkey/protocol'
-import type { Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import type { SqliteHandle } from '../db/sqlite-sync.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
@@ -32,6 +33,10 @@ function newSession(services: Services, appId: string) {
     async write(tx: Transaction<Database>, userId: string): Promise<void> {
       await insertSession.execute(tx, { id: sessionId, appId, userId, now, expiresAt })
       await insertRefreshToken.execute(tx, { hash: sha256(refreshToken), sessionId, now })
+    },
+    writeSync(db: Kysely<Database>, handle: SqliteHandle, userId: string): void {
+      insertSession.rowsSync(db, handle, { id: sessionId, appId, userId, now, expiresAt })
+      insertRefreshToken.rowsSync(db, handle, { hash: sha256(refreshToken), sessionId, now })
     },
   }
 }
@@ -147,7 +152,7 @@ export async function startSessionForNewUser(
   now: number,
 ): Promise<AuthResponse> {
   const session = newSession(services, appId)
-  const { userId, user } = await createUser(services.db, appId, account, now, session.write)
+  const { userId, user } = await createUser(services.db, appId, account, now, session)
   const { sessionId, refreshToken } = session
   return buildAuthResponse(services, {
     appId,

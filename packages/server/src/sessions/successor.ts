@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto'
 import type { Services } from '../http/context.ts'
+import { pooledRandomBytes } from '../ids.ts'
 
 /*
  * The successor of a rotated refresh token, kept so that a replay of the old
@@ -31,7 +32,7 @@ export function sealSuccessor(
   tokenHash: string,
   successor: string,
 ): string {
-  const iv = randomBytes(12)
+  const iv = pooledRandomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', keyFor(services, token), iv)
   cipher.setAAD(aad(tokenHash))
   const data = Buffer.concat([cipher.update(successor, 'utf8'), cipher.final()])

@@ -4,7 +4,7 @@ import { APP_ID_LENGTH, routes } from '@latchkey/protocol'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
 import { newPasskeyChallenge } from '../auth/passkey/challenges.ts'
 import { newSignInNonce } from '../auth/siwe/nonces.ts'
-import { newAppId, newId, newSecret, newUserId } from '../ids.ts'
+import { newAppId, newId, newSecret, newUserId, RANDOM_POOL_BYTES } from '../ids.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
 import { chiSquareUniform } from '../test/randomness.ts'
 
@@ -44,20 +44,47 @@ function expectUniformBytes(tokens: readonly Buffer[]) {
   expect(chiSquareUniform(counts)).toBeLessThan(440)
 }
 
+// `pooled`: drawn from ids.ts's pool, which node:crypto's randomFillSync refills 4 KB at a time.
 const generators = [
-  { name: 'newSecret (refresh tokens, app secrets)', make: newSecret, enc: 'base64url', bytes: 32 },
-  { name: 'newId (session and key ids)', make: newId, enc: 'base64url', bytes: 16 },
-  { name: 'newSignInNonce (SIWE/SIWS nonces)', make: newSignInNonce, enc: 'hex', bytes: 16 },
-  { name: 'newPasskeyChallenge', make: newPasskeyChallenge, enc: 'base64url', bytes: 32 },
+  {
+    name: 'newSecret (refresh tokens, app secrets)',
+    make: newSecret,
+    enc: 'base64url',
+    bytes: 32,
+    pooled: true,
+  },
+  { name: 'newId (session and key ids)', make: newId, enc: 'base64url', bytes: 16, pooled: true },
+  {
+    name: 'newSignInNonce (SIWE/SIWS nonces)',
+    make: newSignInNonce,
+    enc: 'hex',
+    bytes: 16,
+    pooled: false,
+  },
+  {
+    name: 'newPasskeyChallenge',
+    make: newPasskeyChallenge,
+    enc: 'base64url',
+    bytes: 32,
+    pooled: false,
+  },
 ] as const
 
-for (const { name, make, enc, bytes } of generators) {
-  it(`${name}: ${bytes * 8} bits from node:crypto randomBytes, all distinct, uniform bytes`, () => {
+for (const { name, make, enc, bytes, pooled } of generators) {
+  const source = pooled ? 'randomFillSync (pooled)' : 'randomBytes'
+  it(`${name}: ${bytes * 8} bits from node:crypto ${source}, all distinct, uniform bytes`, () => {
     expect(bytes * 8).toBeGreaterThanOrEqual(128)
-    const randomBytes = vi.spyOn(crypto, 'randomBytes')
+    const draw = vi.spyOn(crypto, pooled ? 'randomFillSync' : 'randomBytes')
     syncBuiltinESMExports()
-    make()
-    expect(randomBytes).toHaveBeenCalledWith(bytes)
+    if (pooled) {
+      // A pool's worth of draws refills it at least once, with a full pool's length.
+      for (let i = 0; i <= RANDOM_POOL_BYTES / bytes; i++) make()
+      expect(draw).toHaveBeenCalled()
+      expect((draw.mock.calls[0]?.[0] as Buffer | undefined)?.length).toBe(RANDOM_POOL_BYTES)
+    } else {
+      make()
+      expect(draw).toHaveBeenCalledWith(bytes)
+    }
     vi.restoreAllMocks()
     syncBuiltinESMExports()
 

@@ -1,17 +1,23 @@
 import type { LinkedAccountWire, RecoveryMethod, UserWire } from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import type { SqliteHandle } from '../db/sqlite-sync.ts'
+import {
+  CONNECTION_BUSY,
+  inGroupCommit,
+  type SqliteHandle,
+  sqliteHandleOf,
+} from '../db/sqlite-sync.ts'
 import type { Database, LinkedAccountsTable, UsersTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { newId, newUserId } from '../ids.ts'
 import { byMethodOrder } from '../mfa/order.ts'
+import { enqueueWebhookEvent, enqueueWebhookEventSync } from '../webhooks/outbox.ts'
 import {
   GUEST_ACCOUNT_TYPE,
   type RecoveryMethods,
   toLinkedAccountWire,
   WALLET_ACCOUNT_TYPE,
 } from './accounts-wire.ts'
-import { assertSignUpAllowed } from './sign-up.ts'
+import { assertSignUpAllowed, assertSignUpAllowedSync } from './sign-up.ts'
 import {
   accountByIdentity,
   insertLinkedAccount,
@@ -189,10 +195,8 @@ export async function insertAccount(
   // user whom the guest credential still opens (faults.sigkill-no-half-writes.test.ts).
   if (!db.isTransaction)
     return db.transaction().execute((tx) => insertAccount(tx, appId, userId, account, now))
-  await db
-    .insertInto('linked_accounts')
-    .values(accountRow(appId, userId, account, now))
-    .execute()
+  const row = accountRow(appId, userId, account, now)
+  await db.insertInto('linked_accounts').values(row).execute()
   if (account.type !== GUEST_ACCOUNT_TYPE && account.type !== WALLET_ACCOUNT_TYPE) {
     const upgraded = await db
       .updateTable('users')
@@ -206,6 +210,17 @@ export async function insertAccount(
         .where('user_id', '=', userId)
         .where('type', '=', GUEST_ACCOUNT_TYPE)
         .execute()
+    // Webhook (docs/webhooks.md): queued with the link, after a guest's upgrade.
+    await enqueueWebhookEvent(
+      db,
+      appId,
+      'user.linked_account',
+      async () => ({
+        user: await getUserWire(db, userId),
+        account: toLinkedAccountWire(row) as LinkedAccountWire,
+      }),
+      now,
+    )
   }
 }
 
@@ -233,19 +248,40 @@ export async function createUser(
   appId: string,
   account: AccountInput,
   now: number,
-  within?: (tx: Transaction<Database>, userId: string) => Promise<void>,
+  within?: WrittenWithUser,
 ): Promise<{ userId: string; user: UserWire }> {
   const userId = newUserId()
   const user = { id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 }
   const row = accountRow(appId, userId, account, now)
+  const made = { userId, user: toUserWire(user, [], [row]) }
+  // SQLite: synchronously, sharing a commit with the sign-ups and refreshes of this turn.
+  const handle = sqliteHandleOf(db)
+  if (handle) {
+    const written = await inGroupCommit(handle, () => {
+      assertSignUpAllowedSync(db, handle, appId, account)
+      insertUser.rowsSync(db, handle, user)
+      insertLinkedAccount.rowsSync(db, handle, row)
+      enqueueWebhookEventSync(db, handle, appId, 'user.created', { user: made.user }, now)
+      within?.writeSync(db, handle, userId)
+    })
+    if (written !== CONNECTION_BUSY) return made
+  }
   await db.transaction().execute(async (tx) => {
     await assertSignUpAllowed(tx, appId, account)
     await insertUser.execute(tx, user)
     // Not insertAccount: a user made here is no guest, so there is nothing to upgrade.
     await insertLinkedAccount.execute(tx, row)
-    await within?.(tx, userId)
+    await enqueueWebhookEvent(tx, appId, 'user.created', { user: made.user }, now)
+    await within?.write(tx, userId)
   })
-  return { userId, user: toUserWire(user, [], [row]) }
+  return made
+}
+
+/** Rows written with a new user, in its transaction (a sign-up's first session). */
+export interface WrittenWithUser {
+  write(tx: Transaction<Database>, userId: string): Promise<void>
+  /** The same, synchronously on SQLite's connection (db/sqlite-sync.ts). */
+  writeSync(db: Kysely<Database>, handle: SqliteHandle, userId: string): void
 }
 
 export async function touchAccount(db: Db, accountId: string, now: number): Promise<void> {

@@ -1,8 +1,10 @@
 import { type Kysely, PostgresAdapter, type Transaction } from 'kysely'
 import type { AppSettings } from '../apps/settings.ts'
+import type { SqliteHandle } from '../db/sqlite-sync.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { type AllowlistAccount, assertAllowlisted } from './allowlist.ts'
+import { appSettingsOf, userCountOfApp } from './statements.ts'
 import { assertUnderUserLimit } from './user-limit.ts'
 
 /**
@@ -47,4 +49,26 @@ async function settingsOf(
   const row = await query.executeTakeFirst()
   if (!row) throw new ApiError('APP_NOT_FOUND')
   return JSON.parse(row.settings) as AppSettings
+}
+
+/**
+ * {@link assertSignUpAllowed}, synchronously on SQLite's connection, for a
+ * sign-up written in db/sqlite-sync.ts `inGroupCommit`: the same gates, read
+ * in the same transaction as the insert (SQLite runs one writer at a time,
+ * so the count is exact).
+ */
+export function assertSignUpAllowedSync(
+  db: Kysely<Database>,
+  handle: SqliteHandle,
+  appId: string,
+  account: AllowlistAccount,
+): void {
+  const row = appSettingsOf.firstSync(db, handle, { appId })
+  if (!row) throw new ApiError('APP_NOT_FOUND')
+  const settings = JSON.parse(row.settings) as AppSettings
+  assertAllowlisted(settings, [account])
+  const maxUsers = settings.max_users
+  if (maxUsers === null || maxUsers === undefined) return
+  const count = userCountOfApp.firstSync(db, handle, { appId })
+  if (Number(count?.n ?? 0) >= maxUsers) throw new ApiError('USER_LIMIT_REACHED')
 }

@@ -80,3 +80,16 @@ export const insertLinkedAccount = precompile<Insertable<LinkedAccountsTable>>()
     latest_verified_at: param('latest_verified_at'),
   }),
 )
+
+/** An app's settings (JSON), for the sign-up gates (sign-up.ts). */
+export const appSettingsOf = precompile<{ appId: string }>()((db, param) =>
+  db.selectFrom('apps').select('settings').where('id', '=', param('appId')),
+)
+
+/** How many users an app has (the user limit, user-limit.ts). */
+export const userCountOfApp = precompile<{ appId: string }>()((db, param) =>
+  db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('app_id', '=', param('appId')),
+)

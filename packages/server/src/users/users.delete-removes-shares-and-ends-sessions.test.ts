@@ -185,6 +185,22 @@ async function userWithEverything(email: string, other?: string) {
     .insertInto('mfa_attempts')
     .values({ user_id: userId, attempts: 1, expires_at: later })
     .execute()
+  // A Farcaster signer key the enclave made for the user (auth/farcaster/signer-service.ts).
+  await t.db
+    .insertInto('farcaster_signers')
+    .values({
+      app_id: appId,
+      public_key: `0x${randomBytes(32).toString('hex')}`,
+      user_id: userId,
+      request_token: state(),
+      approval_url: 'farcaster://signed-key-request?token=test',
+      status: 'pending_approval',
+      fid: null,
+      deadline: Math.floor(later / 1000),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute()
   // A transfer offer made to this user, and one that would take an account from it.
   for (const [to, from] of other ? [[userId, other] as const, [other, userId] as const] : [])
     await t.db

@@ -33,6 +33,8 @@ it('the enclave routes are the key routes, all POST', () => {
       routes.mfaPasskeyEnroll,
       routes.mfaVerify,
       routes.mfaUnenroll,
+      // Binds a signer key the enclave made (docs/farcaster-signer.md): asked for by the enclave only.
+      routes.farcasterSignerInit,
     ].sort(),
   )
   expect(enclave.every((d) => d.method === 'post' && d.app !== false)).toBe(true)

@@ -14,6 +14,7 @@ import type { Database, WalletSecretsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { AuthContext, Services } from '../http/context.ts'
 import { getUserWire, insertAccount, WALLET_ACCOUNT_TYPE } from '../users/service.ts'
+import { enqueueWalletsCreated } from '../webhooks/wallet-events.ts'
 import { assertRecoveryAllowed } from './recovery-policy.ts'
 
 /*
@@ -272,6 +273,7 @@ export async function createEmbeddedWallets(
           walletAccount(entropyId, input.entropy_id, wallet, imported),
           now,
         )
+      await enqueueWalletsCreated(tx, app.id, auth.userId, identifiers, now)
       return getUserWire(tx, auth.userId)
     })
   } catch (error) {
@@ -343,6 +345,7 @@ export async function addEmbeddedWallet(
         walletAccount(entropyId, spelledAs(siblings, input.entropy_id), wallet, false),
         now,
       )
+      await enqueueWalletsCreated(tx, auth.appId, auth.userId, [identifier], now)
       return getUserWire(tx, auth.userId)
     })
   } catch (error) {

@@ -5,8 +5,9 @@ import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { newUserId, sha256 } from '../../ids.ts'
 import { startSession } from '../../sessions/service.ts'
-import { findAccount, insertAccount, touchAccount } from '../../users/service.ts'
+import { findAccount, getUserWire, insertAccount, touchAccount } from '../../users/service.ts'
 import { assertSignUpAllowed } from '../../users/sign-up.ts'
+import { enqueueWebhookEvent } from '../../webhooks/outbox.ts'
 import { GUEST_ACCOUNT_TYPE } from './schema.ts'
 
 /** Refuses when the app switched guest login off (login_methods.guest). */
@@ -50,6 +51,8 @@ export async function authenticateAsGuest(
         { type: GUEST_ACCOUNT_TYPE, identifier, data: {} },
         now,
       )
+      const wire = async () => ({ user: await getUserWire(tx, userId) })
+      await enqueueWebhookEvent(tx, app.id, 'user.created', wire, now)
     })
   } catch (error) {
     if (!isUniqueViolation(error)) throw error
