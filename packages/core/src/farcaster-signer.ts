@@ -6,6 +6,7 @@ import { routes } from '@latchkey/protocol/routes'
 import type { FarcasterSignerResponse } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from './client.ts'
 import { LatchkeyError } from './errors.ts'
+import { pollStatus } from './poll-status.ts'
 import { base64url } from './redirect.ts'
 import { enclaveCall } from './wallets/enclave.ts'
 
@@ -76,15 +77,6 @@ export interface WaitForFarcasterSignerOptions {
   timeoutMs?: number
 }
 
-const isTransient = (error: unknown) =>
-  error instanceof LatchkeyError &&
-  (error.code === 'NETWORK_ERROR' ||
-    error.code === 'TIMEOUT' ||
-    (error.status !== undefined && error.status >= 500))
-
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The operation was aborted.', 'AbortError')
-
 /**
  * Polls the signer every 2 s until the user approved it (spec 03 §4).
  * Rejects with FARCASTER_SIGNER_REJECTED ('Request rejected') when revoked,
@@ -104,39 +96,14 @@ export function waitForFarcasterSigner(
     timeoutMs = FARCASTER_SIGNER_TIMEOUT_MS,
   }: WaitForFarcasterSignerOptions = {},
 ): Promise<FarcasterSigner> {
-  return new Promise<FarcasterSigner>((resolve, reject) => {
-    let done = false
-    let next: ReturnType<typeof setTimeout> | undefined
-    const finish = (settle: () => void) => {
-      if (done) return
-      done = true
-      clearTimeout(next)
-      clearTimeout(deadline)
-      signal?.removeEventListener('abort', onAbort)
-      settle()
-    }
-    const onAbort = () => finish(() => reject(abortReason(signal as AbortSignal)))
-    const deadline = setTimeout(
-      () => finish(() => reject(new LatchkeyError('FARCASTER_TIMEOUT'))),
-      timeoutMs,
-    )
-    const poll = async () => {
-      try {
-        const signer = await getFarcasterSignerStatus(client, publicKey)
-        if (done) return
-        if (signer.status === 'approved') return finish(() => resolve(signer))
-        if (signer.status === 'revoked')
-          return finish(() => reject(new LatchkeyError('FARCASTER_SIGNER_REJECTED')))
-      } catch (error) {
-        if (done) return
-        if (!isTransient(error)) return finish(() => reject(error))
-      }
-      next = setTimeout(poll, intervalMs)
-    }
-    if (signal?.aborted) return onAbort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    void poll()
-  })
+  return pollStatus(
+    async () => {
+      const signer = await getFarcasterSignerStatus(client, publicKey)
+      if (signer.status === 'revoked') throw new LatchkeyError('FARCASTER_SIGNER_REJECTED')
+      return signer.status === 'approved' ? signer : undefined
+    },
+    { signal, intervalMs, timeoutMs, timeoutError: () => new LatchkeyError('FARCASTER_TIMEOUT') },
+  )
 }
 
 const fromBase64url = (text: string) =>

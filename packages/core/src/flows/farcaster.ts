@@ -12,6 +12,7 @@ import type {
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
+import { pollStatus } from '../poll-status.ts'
 import { setRecentLoginMethod } from '../recent-login.ts'
 import { toUser, type User } from '../user.ts'
 import { loginRequest } from './login-request.ts'
@@ -103,16 +104,6 @@ export interface WaitForFarcasterOptions {
   timeoutMs?: number
 }
 
-/** A poll that failed on the way (network, timeout, 5xx) is tried again at the next interval. */
-const isTransient = (error: unknown) =>
-  error instanceof LatchkeyError &&
-  (error.code === 'NETWORK_ERROR' ||
-    error.code === 'TIMEOUT' ||
-    (error.status !== undefined && error.status >= 500))
-
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException('The operation was aborted.', 'AbortError')
-
 /**
  * Polls the channel every 2 s until the Farcaster app signed (spec 01 §4
  * "Farcaster"). Rejects with a LatchkeyError FARCASTER_TIMEOUT ('The request
@@ -133,54 +124,23 @@ export function waitForFarcaster(
     timeoutMs = FARCASTER_TIMEOUT_MS,
   }: WaitForFarcasterOptions = {},
 ): Promise<FarcasterSignature> {
-  return new Promise<FarcasterSignature>((resolve, reject) => {
-    let done = false
-    let next: ReturnType<typeof setTimeout> | undefined
-    const finish = (settle: () => void) => {
-      if (done) return
-      done = true
-      clearTimeout(next)
-      clearTimeout(deadline)
-      signal?.removeEventListener('abort', onAbort)
-      settle()
-    }
-    const onAbort = () => finish(() => reject(abortReason(signal as AbortSignal)))
-    const deadline = setTimeout(
-      () => finish(() => reject(new LatchkeyError('FARCASTER_TIMEOUT'))),
-      timeoutMs,
-    )
-    const poll = async () => {
-      try {
-        const status = await getFarcasterStatus(client, channelToken)
-        if (done) return
-        if (status.state === 'completed') {
-          finish(() =>
-            resolve({
-              channelToken,
-              message: status.message,
-              signature: status.signature,
-              fid: status.fid,
-              username: status.username,
-              displayName: status.display_name,
-              bio: status.bio,
-              pfpUrl: status.pfp_url,
-            }),
-          )
-          return
-        }
-      } catch (error) {
-        if (done) return
-        if (!isTransient(error)) {
-          finish(() => reject(error))
-          return
-        }
+  return pollStatus(
+    async () => {
+      const status = await getFarcasterStatus(client, channelToken)
+      if (status.state !== 'completed') return undefined
+      return {
+        channelToken,
+        message: status.message,
+        signature: status.signature,
+        fid: status.fid,
+        username: status.username,
+        displayName: status.display_name,
+        bio: status.bio,
+        pfpUrl: status.pfp_url,
       }
-      next = setTimeout(poll, intervalMs)
-    }
-    if (signal?.aborted) return onAbort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    void poll()
-  })
+    },
+    { signal, intervalMs, timeoutMs, timeoutError: () => new LatchkeyError('FARCASTER_TIMEOUT') },
+  )
 }
 
 export type LoginWithFarcasterParameters = Pick<
