@@ -1,32 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { newWebhookSecret, signWebhook } from './signature.ts'
-import { verifyWebhook, WebhookVerificationError } from './verify.ts'
+import { body, codeOf, headers, now, secret, ts } from './verify.test-helper.ts'
+import { verifyWebhook } from './verify.ts'
 
 // Standard Webhooks signatures: a receiver accepts exactly what the secret
 // signed. Any change to the body, the timestamp or the id fails.
-const secret = newWebhookSecret()
-const now = Date.UTC(2030, 0, 1)
-const ts = Math.floor(now / 1000)
-const body = JSON.stringify({
-  type: 'user.created',
-  data: { user: { id: 'did:latchkey:x' } },
-  timestamp: new Date(now).toISOString(),
-})
-const headers = (over: Record<string, string> = {}) => ({
-  'webhook-id': 'msg_1',
-  'webhook-timestamp': String(ts),
-  'webhook-signature': signWebhook(secret, 'msg_1', ts, body),
-  ...over,
-})
-const codeOf = (run: () => unknown) => {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof WebhookVerificationError) return error.code
-    throw error
-  }
-  return 'ACCEPTED'
-}
 
 describe('signature verifies; a tampered body, timestamp or id fails', () => {
   it('accepts the signed request and returns the event', () => {
