@@ -58,6 +58,10 @@ export interface E2EContext {
   oidcAccounts: E2EOidcAccount[]
   /** The local GitHub look-alike the app's `github` login uses. */
   githubUrl: string
+  /** Email login; its backend's app secret, and a delegation policy allowing personal_sign only. */
+  delegation: { appId: string; appSecret: string }
+  /** Cross-app: a provider app (page on demoUrl) and a requester app (the demo on localhost). */
+  crossApp: { providerAppId: string; requesterAppId: string }
 }
 
 export interface E2EOidcAccount {

@@ -1,4 +1,4 @@
-import { type LatchkeyConfig, LatchkeyProvider } from '@latchkey/react'
+import { CrossAppProviderPage, type LatchkeyConfig, LatchkeyProvider } from '@latchkey/react'
 import { useMemo } from 'react'
 import { defineChain } from 'viem'
 import { base, foundry, mainnet, optimism } from 'viem/chains'
@@ -11,7 +11,7 @@ import { useTheme } from './theme.ts'
 export function App() {
   const [theme, toggleTheme] = useTheme()
   const demo = useMemo(() => readDemoConfig(), [])
-  const { apiUrl, appId, passkeySignup, walletsFirst } = demo
+  const { apiUrl, appId, passkeySignup, walletsFirst, crossApp } = demo
   // The local Anvil node at the URL `npm start` (or a test) runs it on.
   const local = useMemo(
     () => defineChain({ ...foundry, rpcUrls: { default: { http: [demo.localRpcUrl] } } }),
@@ -37,12 +37,14 @@ export function App() {
       },
       // Out of the box every user gets an Ethereum and a Solana wallet (automatic recovery).
       embeddedWallets: { createOnLogin: { ethereum: 'all-users', solana: 'all-users' } },
+      // `?crossApp=<provider app id>`: email and that provider's cross-app login (docs/cross-app.md).
+      ...(crossApp ? { loginMethods: ['email' as const, `latchkey:${crossApp}` as const] } : {}),
       // Passkey sign-up follows the app setting; `?passkeySignup=1` / `=0` overrides it.
       ...(passkeySignup === undefined
         ? {}
         : { loginConfig: { passkeysForSignupEnabled: passkeySignup } }),
     }),
-    [theme, passkeySignup, walletsFirst, local, demo.solanaRpcUrl],
+    [theme, passkeySignup, walletsFirst, local, demo.solanaRpcUrl, crossApp],
   )
 
   return (
@@ -52,6 +54,8 @@ export function App() {
         {appId ? (
           <ErrorBoundary>
             <LatchkeyProvider appId={appId} apiUrl={apiUrl} config={config}>
+              {/* A requester app's popup (`?latchkey_cross_app=…`): consent and signing. */}
+              <CrossAppProviderPage />
               <Home />
             </LatchkeyProvider>
           </ErrorBoundary>

@@ -26,6 +26,8 @@ export interface DemoConfig {
   erc721: `0x${string}` | null
   /** The local Solana ledger's JSON-RPC URL. */
   solanaRpcUrl: string
+  /** `?crossApp=`: a provider app offered as `latchkey:{id}` (docs/cross-app.md). */
+  crossApp: string | null
 }
 
 const address = (value: string | null | undefined) =>
@@ -48,5 +50,6 @@ export function readDemoConfig(search = globalThis.location?.search ?? ''): Demo
       params.get('solanaRpcUrl') ||
       import.meta.env.VITE_DEMO_SOLANA_RPC_URL ||
       'http://127.0.0.1:8899',
+    crossApp: params.get('crossApp'),
   }
 }

@@ -16,6 +16,25 @@ export {
   type LatchkeyClientOptions,
 } from './client.ts'
 export {
+  authorizeCrossAppRequest,
+  type CrossAppLoginOptions,
+  type CrossAppLoginReturnType,
+  type CrossAppPageRequest,
+  type CrossAppPopup,
+  type CrossAppRpcOptions,
+  crossAppAccountOf,
+  crossAppRpc,
+  getCrossAppDetails,
+  getCrossAppRequester,
+  loginWithCrossApp,
+  openCrossAppPopup,
+  postCrossAppAnswer,
+  readCrossAppGrant,
+  readCrossAppPageRequest,
+  verifyCrossAppTransact,
+  waitForCrossAppMessage,
+} from './cross-app/index.ts'
+export {
   type BridgeDocument,
   type BridgeWindow,
   createEnclaveBridge,
@@ -221,6 +240,7 @@ export {
 } from './storage.ts'
 export { insufficientBalance } from './transactions/insufficient-balance.ts'
 export {
+  type CrossAppAccount,
   type CustomJwtAccount,
   type EmailAccount,
   type EmbeddedWalletAccount,
@@ -265,6 +285,12 @@ export {
   chainsToCreateOnLogin,
   createWalletsOnLogin,
 } from './wallets/createWalletsOnLogin.ts'
+export {
+  type DelegateWalletParameters,
+  type DelegateWalletReturnType,
+  delegateWallet,
+  walletToDelegate,
+} from './wallets/delegateWallet.ts'
 export { attachEnclave, bindSessionsToEnclave, getEnclave } from './wallets/enclave.ts'
 export { ensureWalletReady, type RecoveryCredentials } from './wallets/ensureWalletReady.ts'
 export {
@@ -287,6 +313,7 @@ export {
   type WalletCreationScreenName,
 } from './wallets/logoutAfterCreationFailure.ts'
 export { refreshWallets } from './wallets/refreshWallets.ts'
+export { type RevokeWalletsReturnType, revokeWallets } from './wallets/revokeWallets.ts'
 export {
   RECOVERY_PASSWORD_MIN_LENGTH,
   setRecoveryPassword,

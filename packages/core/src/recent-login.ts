@@ -19,6 +19,8 @@ export type LoginMethod =
   | 'telegram'
   | 'wallet'
   | 'passkey'
+  /** Cross-app login through another app on the server (docs/cross-app.md). */
+  | 'cross_app'
 
 const key = (appId: string) => StorageKey.recentLoginMethod.replace('{appId}', appId)
 

@@ -159,6 +159,23 @@ export interface PasskeyAccount {
   latestVerifiedAt: Date
 }
 
+/**
+ * An account of another app on the same Latchkey server, linked by cross-app
+ * login (spec 01 §3 "Cross-app account"; docs/cross-app.md): that app's user
+ * id and the embedded wallets it may be asked to sign with.
+ */
+export interface CrossAppAccount {
+  type: 'cross_app'
+  /** The provider app's user id. */
+  subject: string
+  providerApp: { id: string }
+  embeddedWallets: { address: string; chainType: 'ethereum' | 'solana' }[]
+  smartWallets: { address: string }[]
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
 /** An account linked to a user; a union on `type`, grown by each login method. */
 export type LinkedAccount =
   | EmailAccount
@@ -171,6 +188,7 @@ export type LinkedAccount =
   | GuestAccount
   | OAuthAccount
   | PasskeyAccount
+  | CrossAppAccount
 
 /** A Latchkey user as apps see it (spec 01 §3 "User"). */
 export interface User {
@@ -311,6 +329,20 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
         createdWithOs: account.created_with_os,
         createdWithDevice: account.created_with_device,
         enrolledInMfa: account.enrolled_in_mfa,
+        verifiedAt: date(account.verified_at),
+        firstVerifiedAt: date(account.first_verified_at),
+        latestVerifiedAt: date(account.latest_verified_at),
+      }
+    case 'cross_app':
+      return {
+        type: 'cross_app',
+        subject: account.subject,
+        providerApp: { id: account.provider_app.id },
+        embeddedWallets: account.embedded_wallets.map((w) => ({
+          address: w.address,
+          chainType: w.chain_type,
+        })),
+        smartWallets: account.smart_wallets.map((w) => ({ address: w.address })),
         verifiedAt: date(account.verified_at),
         firstVerifiedAt: date(account.first_verified_at),
         latestVerifiedAt: date(account.latest_verified_at),

@@ -253,6 +253,51 @@ export const ErrorCode = {
   ONRAMP_NOT_CONFIGURED: 'ONRAMP_NOT_CONFIGURED',
   /** Server: the on-ramp provider's API failed or answered something unreadable. */
   ONRAMP_PROVIDER_ERROR: 'ONRAMP_PROVIDER_ERROR',
+  // Delegated actions (spec 03 §2, §5, §8 "Delegation"; docs/delegated-actions.md)
+  /** Server: the address to delegate is not one of the user's own embedded wallets. */
+  DELEGATION_ADDRESS_NOT_OWNED: 'DELEGATION_ADDRESS_NOT_OWNED',
+  /** Server: the sealed share does not open, or does not rebuild the wallet's address. */
+  DELEGATION_SHARE_INVALID: 'DELEGATION_SHARE_INVALID',
+  /** Server: a signing request for a wallet that is not (or no longer) delegated. */
+  WALLET_NOT_DELEGATED: 'WALLET_NOT_DELEGATED',
+  /** Server: the request breaks the app's delegation policy (the detail names the rule). */
+  DELEGATION_POLICY_VIOLATION: 'DELEGATION_POLICY_VIOLATION',
+  /** Server: the wallet's value sent in the last 24 hours would pass the app's daily cap. */
+  DELEGATION_DAILY_CAP_REACHED: 'DELEGATION_DAILY_CAP_REACHED',
+  /** Client: the user declined the delegation consent. */
+  DELEGATION_DECLINED: 'DELEGATION_DECLINED',
+  /** Client: the user declined revoking the delegation. */
+  DELEGATION_REVOKE_DECLINED: 'DELEGATION_REVOKE_DECLINED',
+  // Cross-app (spec 03 §8 "Cross-app"; docs/cross-app.md)
+  /** The code does not hold (unknown, spent, expired, another requester's, wrong PKCE verifier). */
+  CROSS_APP_CONNECT_FAILED: 'CROSS_APP_CONNECT_FAILED',
+  /** Client: the user closed the provider's popup. */
+  CROSS_APP_CANCELED: 'CROSS_APP_CANCELED',
+  /** Client: no answer from the provider's popup within 2 minutes. */
+  CROSS_APP_TIMEOUT: 'CROSS_APP_TIMEOUT',
+  /** Client: the user declined in the provider's popup. */
+  CROSS_APP_REJECTED: 'CROSS_APP_REJECTED',
+  /** Unknown provider app, cross-app off, or the provider does not allow this requester. */
+  CROSS_APP_INVALID_APP: 'CROSS_APP_INVALID_APP',
+  /** Client: the popup's answer carries another state (spec 03 §5). */
+  CROSS_APP_STATE_MISMATCH: 'CROSS_APP_STATE_MISMATCH',
+  /** A transact token that is unknown, expired, or not this provider user's. */
+  CROSS_APP_INVALID_TOKEN: 'CROSS_APP_INVALID_TOKEN',
+  /** The provider app shares accounts read-only. */
+  CROSS_APP_READ_ONLY: 'CROSS_APP_READ_ONLY',
+  /** Client: the address is not one of the connection's wallets. */
+  CROSS_APP_ADDRESS_NOT_CONNECTED: 'CROSS_APP_ADDRESS_NOT_CONNECTED',
+  /** Client: the provider's page could not be reached to start a signature request. */
+  CROSS_APP_SIGNATURE_INIT_FAILED: 'CROSS_APP_SIGNATURE_INIT_FAILED',
+  // Wallet rules (spec 02 §8, spec 03 §8; error-catalogue-wallet-rules.ts)
+  /** Server: a SIWS login or link with the address of an embedded Solana wallet. */
+  EMBEDDED_SOLANA_WALLET_LOGIN: 'EMBEDDED_SOLANA_WALLET_LOGIN',
+  /** Server and client: unlinking one of the user's embedded Solana wallets as an external one. */
+  EMBEDDED_SOLANA_WALLET_UNLINK: 'EMBEDDED_SOLANA_WALLET_UNLINK',
+  /** Client: the enclave frame failed to load; wallet calls fail at once. */
+  WALLET_PROXY_INIT_FAILED: 'WALLET_PROXY_INIT_FAILED',
+  /** Client: wallets were created for a password flow, but setting the password failed. */
+  WALLET_PASSWORD_NOT_SET: 'WALLET_PASSWORD_NOT_SET',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

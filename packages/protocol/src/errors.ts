@@ -8,6 +8,7 @@ import type { ErrorCode } from './error-codes.ts'
 // The user-facing catalogue keyed by these codes (errorMessages, formatUserMessage…).
 export * from './error-catalogue.ts'
 export { ErrorCode } from './error-codes.ts'
+export * from './error-format.ts'
 
 /**
  * EIP-1193 errors a wallet screen raises itself (spec 03 §8): closing it
@@ -84,6 +85,21 @@ export const errorStatus: Partial<Record<ErrorCode, number>> = {
   // 404 like ONRAMP_NOT_CONFIGURED: the app's setup, asking again will not help.
   FARCASTER_SIGNER_NOT_CONFIGURED: 404,
   FARCASTER_SIGNER_NOT_FOUND: 404,
+  // Cross-app (docs/cross-app.md).
+  CROSS_APP_CONNECT_FAILED: 400,
+  CROSS_APP_INVALID_APP: 404,
+  CROSS_APP_INVALID_TOKEN: 401,
+  CROSS_APP_READ_ONLY: 403,
+  // Delegated actions (docs/delegated-actions.md); 403s are refusals asking again will not change.
+  DELEGATION_ADDRESS_NOT_OWNED: 403,
+  DELEGATION_SHARE_INVALID: 400,
+  WALLET_NOT_DELEGATED: 403,
+  DELEGATION_POLICY_VIOLATION: 403,
+  // 429 like other caps: the window moves on.
+  DELEGATION_DAILY_CAP_REACHED: 429,
+  // Wallet rules (error-catalogue-wallet-rules.ts).
+  EMBEDDED_SOLANA_WALLET_LOGIN: 400,
+  EMBEDDED_SOLANA_WALLET_UNLINK: 400,
   PASSKEY_VERIFICATION_FAILED: 400,
   PASSKEY_LINK_LIMIT: 400,
   PASSKEY_ALREADY_LINKED: 400,

@@ -118,5 +118,30 @@ export const routes = {
   appUserWallets: (userId: string) => `/api/v1/users/${userId}/wallets`,
   /** Finds a user of the app by email, phone, wallet address or linked account (an app-secret route). */
   appUserLookup: '/api/v1/users/lookup',
+  /** The server's delegation public key (P-256) the enclave seals a delegated device share to (public). */
+  embeddedWalletsDelegationKey: '/api/v1/embedded_wallets/delegation_key',
+  /** Hands the server a device share sealed to its delegation key (an enclave route, MFA; docs/delegated-actions.md). */
+  embeddedWalletsDelegate: '/api/v1/embedded_wallets/delegate',
+  /** Revokes every delegated wallet of the signed-in user in this app (an empty POST). */
+  embeddedWalletsRevoke: '/api/v1/embedded_wallets/revoke',
+  /** The signed-in user's audit log of server-side signatures, newest first. */
+  embeddedWalletsDelegatedActions: '/api/v1/embedded_wallets/delegated_actions',
+  /** Signs (or sends) with a delegated wallet, under the app secret (docs/delegated-actions.md). */
+  walletRpc: (walletId: string) => `/api/v1/wallets/${walletId}/rpc`,
   enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
+  /** Cross-app (spec 03 §7; docs/cross-app.md): a provider app's public details. */
+  crossAppDetails: (providerAppId: string) => `/api/v1/apps/${providerAppId}/cross-app/details`,
+  /** The signed-in requester user's cross-app connections. */
+  crossAppConnections: (requesterAppId: string) =>
+    `/api/v1/apps/${requesterAppId}/cross-app/connections`,
+  /** The provider page: who is asking (name and logo for the consent screen). */
+  crossAppRequester: '/api/v1/cross-app/requester',
+  /** The provider page: the provider's user accepts; a single-use code for the requester. */
+  crossAppAuthorize: '/api/v1/cross-app/authorize',
+  /** The requester: trades the code (PKCE) for a session and a transact token. */
+  crossAppAuthenticate: '/api/v1/cross-app/authenticate',
+  /** The requester: links the provider account to the signed-in user. */
+  crossAppLink: '/api/v1/cross-app/link',
+  /** The provider page: checks a requester's transact token before showing a signature request. */
+  crossAppTransactVerify: '/api/v1/cross-app/transact/verify',
 } as const

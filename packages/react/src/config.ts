@@ -71,11 +71,18 @@ export interface LatchkeyLegal {
  * "Host-supplied configuration"). Anything left out falls back to the app's
  * configuration on the server.
  */
+/** A cross-app login entry: `latchkey:{provider app id}` (spec 01 §1; docs/cross-app.md). */
+export type CrossAppLoginMethod = `latchkey:${string}`
+
 export interface LatchkeyConfig {
   appearance?: LatchkeyAppearance
   legal?: LatchkeyLegal
-  /** Login methods to offer, in order. Default: the methods enabled on the server. */
-  loginMethods?: LoginMethod[]
+  /**
+   * Login methods to offer, in order. Default: the methods enabled on the server.
+   * `latchkey:{appId}` entries offer cross-app login with that provider app
+   * (docs/cross-app.md).
+   */
+  loginMethods?: Array<LoginMethod | CrossAppLoginMethod>
   /**
    * Rows and overflow of the landing screen explicitly; wins over
    * `loginMethods`. `primary` are the rows (duplicates dropped with a
@@ -195,6 +202,8 @@ export interface ResolvedConfig {
   loginMethods: LoginMethod[]
   /** `loginMethodsAndOrder`, when the host gave one. */
   loginMethodsAndOrder: { primary: LandingEntry[]; overflow: LandingEntry[] } | null
+  /** Provider app ids of the host's `latchkey:{appId}` entries, in order (cross-app login). */
+  crossAppProviders: string[]
   /** After spec 01 §5's wallet-first rule. */
   loginGroupPriority: 'web2-first' | 'web3-first'
   hideDirectWeb2Inputs: boolean
@@ -246,7 +255,8 @@ export function cutLoginMessage(message: string | undefined | null): string | nu
 function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
   if (!app) return [...IMPLEMENTED_LOGIN_METHODS]
   return (Object.keys(app.login_methods) as Array<keyof AppConfig['login_methods']>).filter(
-    (name): name is LoginMethod => name !== 'guest' && app.login_methods[name],
+    (name): name is Exclude<LoginMethod, 'cross_app'> =>
+      name !== 'guest' && app.login_methods[name],
   )
 }
 
@@ -314,6 +324,13 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
     alwaysShowFooter: legal.alwaysShowFooter ?? false,
     disablePlusEmails: host.disablePlusEmails ?? app?.disable_plus_emails ?? false,
     loginMethods,
+    crossAppProviders: [
+      ...new Set(
+        (host.loginMethods ?? [])
+          .filter((m): m is CrossAppLoginMethod => m.startsWith('latchkey:'))
+          .map((m) => m.slice('latchkey:'.length)),
+      ),
+    ],
     loginMethodsAndOrder: host.loginMethodsAndOrder
       ? {
           primary: host.loginMethodsAndOrder.primary,

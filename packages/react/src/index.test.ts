@@ -4,6 +4,7 @@ import * as entry from './index.ts'
 // The public surface of @latchkey/react: a change here is an API change.
 it('exports exactly these names', () => {
   expect(Object.keys(entry).sort()).toEqual([
+    'CrossAppProviderPage',
     'LatchkeyError',
     'LatchkeyLoginPanel',
     'LatchkeyProvider',
@@ -11,7 +12,9 @@ it('exports exactly these names', () => {
     'useCaptcha',
     'useConnectWallet',
     'useCreateWallet',
+    'useCrossAppAccounts',
     'useCustomAuth',
+    'useDelegatedActions',
     'useDeleteAccount',
     'useExportWallet',
     'useFarcasterSigner',

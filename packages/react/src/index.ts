@@ -50,14 +50,29 @@ export type {
   LatchkeyLegal,
   UserOwnedRecoveryMethod,
 } from './config.ts'
+export {
+  CrossAppProviderPage,
+  type CrossAppProviderPageProps,
+} from './cross-app/CrossAppProviderPage.tsx'
 export type { SignOptions } from './hooks/signing.ts'
 export { type UseCaptchaReturnType, useCaptcha } from './hooks/useCaptcha.ts'
 export { useConnectWallet } from './hooks/useConnectWallet.ts'
+export {
+  type CrossAppTransaction,
+  type UseCrossAppAccountsReturnType,
+  useCrossAppAccounts,
+} from './hooks/useCrossAppAccounts.ts'
 export {
   type UseCustomAuthParameters,
   type UseCustomAuthReturnType,
   useCustomAuth,
 } from './hooks/useCustomAuth.ts'
+export {
+  type DelegateWalletOptions,
+  type RevokeWalletsOptions,
+  type UseDelegatedActionsReturnType,
+  useDelegatedActions,
+} from './hooks/useDelegatedActions.ts'
 export { type UseDeleteAccountReturnType, useDeleteAccount } from './hooks/useDeleteAccount.ts'
 export {
   type ExportWalletOptions,

@@ -83,14 +83,16 @@ describe('a wallet action that needs MFA', () => {
     expect(screen.queryByRole('heading')).toBeNull()
   })
 
-  it("rejects with 'Verification canceled' when the user closes it", async () => {
+  it("rejects with MFA_CANCELED ('Verification canceled') when the user closes it", async () => {
     const { hooks } = setup()
     const result = sign(hooks)
     await screen.findByRole('heading', { name: 'Enter verification code' })
     act(() => screen.getByRole('button', { name: 'Cancel' }).click())
     const { error } = (await result) as { error: LatchkeyError }
     expect(error.code).toBe('MFA_CANCELED')
-    expect(error.message).toBe('Verification canceled')
+    // Spec 02 §8: the internal message is 'MFA canceled'; the user's words stay the catalogue's.
+    expect(error.message).toBe('MFA canceled')
+    expect(error.userMessageLine).toBe('Verification canceled')
   })
 
   it('leaves the drawing to the app with noPromptOnMfaRequired: useMfa sees and answers it', async () => {

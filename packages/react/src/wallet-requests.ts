@@ -3,6 +3,8 @@ import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { CloudRecoveryProvider, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { UserOwnedRecoveryMethod } from './config.ts'
 import type { ConnectWalletStep } from './connect-wallet-step.ts'
+import type { CrossAppLoginRequest } from './modal/cross-app/request.ts'
+import type { DelegatedActionsRequest } from './modal/delegated-actions/request.ts'
 import type { FarcasterSignerRequest } from './modal/farcaster-signer/request.ts'
 import type { FundWalletRequest } from './modal/funding/request.ts'
 import type {
@@ -34,6 +36,8 @@ export type WalletScreenRequest<T = unknown> =
   | SolanaTransactionRequest
   | FundWalletRequest
   | FarcasterSignerRequest
+  | DelegatedActionsRequest
+  | CrossAppLoginRequest
 
 export type { ConnectWalletStep, FundWalletRequest }
 

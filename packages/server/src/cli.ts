@@ -27,6 +27,7 @@ import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
+import { delegationPolicyCommand } from './delegation/cli.ts'
 import { createJsonLogger } from './logging/json-logger.ts'
 import { purgeExpired } from './maintenance/purge.ts'
 import { defaultSessionOptions, resolveMasterKey } from './server.ts'
@@ -296,6 +297,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       return await appSecretCommand({ db, key, positionals, values, out, err })
     if (key.startsWith('apps webhook '))
       return await webhookCommand({ db, key, positionals, values, config, dataDir, out, err })
+    if (key.startsWith('apps delegation-policy '))
+      return await delegationPolicyCommand({ db, key, positionals, values, out, err })
     if (key === 'apps settings') {
       const [appId = ''] = positionals
       return await appSettingsCommand({ db, appId, set: flag('set'), out, err })

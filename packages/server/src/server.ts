@@ -18,6 +18,7 @@ import {
   setAppProviderCredentials,
 } from './apps/credentials.ts'
 import { appConfigRoute } from './apps/routes.ts'
+import { crossAppRoutes } from './auth/cross-app/routes.ts'
 import { customJwtRoutes } from './auth/custom-jwt/routes.ts'
 import { emailRoutes } from './auth/email/routes.ts'
 import { farcasterRoutes } from './auth/farcaster/routes.ts'
@@ -46,6 +47,7 @@ import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
+import { delegationAppRoutes, delegationRoutes } from './delegation/routes.ts'
 import { devMailboxRoute, registerDevMailboxPage } from './dev/routes.ts'
 import { registerEnclaveExportPage } from './enclave/export.ts'
 import { registerEnclavePage } from './enclave/page.ts'
@@ -288,6 +290,7 @@ export async function createLatchkeyServer(
       ...siwsRoutes,
       ...farcasterRoutes,
       ...farcasterSignerRoutes,
+      ...crossAppRoutes,
       ...passkeyRoutes,
       refreshRoute,
       logoutRoute,
@@ -296,6 +299,7 @@ export async function createLatchkeyServer(
       usersDeleteRoute,
       ...transferRoutes,
       ...walletRoutes,
+      ...delegationRoutes,
       ...recoveryRoutes,
       ...mfaRoutes,
       analyticsEventRoute,
@@ -304,6 +308,7 @@ export async function createLatchkeyServer(
       ...fundingRoutes,
       // After usersMeRoute and usersDeleteRoute: `/users/:user_id` would match `/users/me` too.
       ...appBackendRoutes,
+      ...delegationAppRoutes,
       ...(devMailbox ? [devMailboxRoute] : []),
       ...(sms instanceof DevOutboxSender ? [devOutboxRoute] : []),
     ]

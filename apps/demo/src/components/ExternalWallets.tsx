@@ -5,6 +5,7 @@ import {
   useWallets,
 } from '@latchkey/react'
 import { useState } from 'react'
+import { describeError } from './describe-error.ts'
 
 const MESSAGE = 'Hello from the Latchkey demo'
 const toHex = (text: string) =>
@@ -30,7 +31,7 @@ export function ExternalWallets() {
     try {
       setResult(await action())
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e))
+      setError(describeError(e))
     }
   }
 

@@ -1,5 +1,6 @@
 import { type User, useFarcasterSigner } from '@latchkey/react'
 import { useState } from 'react'
+import { describeError } from './describe-error.ts'
 
 const toHex = (bytes: Uint8Array) =>
   Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -19,7 +20,7 @@ export function FarcasterSignerPanel({ user }: { user: User }) {
   if (account?.type !== 'farcaster') return null
   const run = (action: () => Promise<void>) => () => {
     setError(null)
-    action().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)))
+    action().catch((e: unknown) => setError(describeError(e)))
   }
   return (
     <div className="section">

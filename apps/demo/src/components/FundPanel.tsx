@@ -1,6 +1,7 @@
 import { LatchkeyError, useFundWallet, useSolanaWallets, useWallets } from '@latchkey/react'
 import { useState } from 'react'
 import { base, foundry, mainnet } from 'viem/chains'
+import { describeError } from './describe-error.ts'
 
 // Where 'Fund Ethereum wallet' funds: the local chain (Receive, Transfer), or a
 // chain the card on-ramps sell on.
@@ -29,7 +30,7 @@ export function FundPanel() {
       const { funded } = await action()
       setResult(`${label}: ${funded ? 'funded' : 'closed without funds'}`)
     } catch (e) {
-      setError(e instanceof LatchkeyError ? `${e.code}: ${e.message}` : String(e))
+      setError(e instanceof LatchkeyError ? `${e.code}: ${describeError(e)}` : describeError(e))
     } finally {
       setBusy(false)
     }

@@ -1,4 +1,5 @@
 import { useLatchkey } from '@latchkey/react'
+import { CrossAppPanel } from './CrossAppPanel.tsx'
 import { LoadingState } from './LoadingState.tsx'
 import { LoginCard } from './LoginCard.tsx'
 import { UserPanel } from './UserPanel.tsx'
@@ -7,6 +8,20 @@ import { UserPanel } from './UserPanel.tsx'
 export function Home() {
   const { ready, authenticated, user } = useLatchkey()
   if (!ready) return <LoadingState />
-  if (!authenticated || !user) return <LoginCard />
-  return <UserPanel user={user} />
+  // `?crossApp=<provider app id>`: the cross-app panel (docs/cross-app.md) above the rest.
+  const crossApp = new URLSearchParams(globalThis.location?.search).get('crossApp')
+  const panel = crossApp ? <CrossAppPanel providerAppId={crossApp} /> : null
+  if (!authenticated || !user)
+    return (
+      <>
+        {panel}
+        <LoginCard />
+      </>
+    )
+  return (
+    <>
+      {panel}
+      <UserPanel user={user} />
+    </>
+  )
 }

@@ -1,7 +1,8 @@
-import { LatchkeyError, type LinkedAccount, useLinkAccount } from '@latchkey/react'
+import { type LinkedAccount, useLinkAccount } from '@latchkey/react'
 import { useState } from 'react'
+import { describeError } from './describe-error.ts'
 
-type OAuthProvider = Extract<LinkedAccount, { subject: string }>['type']
+type OAuthProvider = Exclude<Extract<LinkedAccount, { subject: string }>['type'], 'cross_app'>
 
 const PROVIDER_NAMES: Record<OAuthProvider, string> = {
   google: 'Google',
@@ -17,14 +18,6 @@ const PROVIDER_NAMES: Record<OAuthProvider, string> = {
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-
-/**
- * A failure as the user should read it: a Latchkey error's catalogue wording
- * with what to do ("You can't remove your only login method. Link another
- * login method first."), not the server's short message.
- */
-const describeError = (e: unknown) =>
-  e instanceof LatchkeyError ? e.userMessageLine : e instanceof Error ? e.message : String(e)
 
 /**
  * How a linked account is known: its address or id, which may wrap anywhere
@@ -70,6 +63,12 @@ function identifierOf(account: LinkedAccount): Identifier {
         address: false,
         note: `(${account.credentialId.slice(0, 8)}…)`,
       }
+    case 'cross_app':
+      return {
+        value: account.embeddedWallets[0]?.address ?? account.subject,
+        address: true,
+        note: `(app ${account.providerApp.id})`,
+      }
     default:
       return { value: account.email ?? account.username ?? account.subject, address: true }
   }
@@ -106,6 +105,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
         return () => link.unlinkPasskey(account.credentialId)
       case 'custom':
       case 'guest':
+      case 'cross_app':
         return null
       default:
         return () => link.unlinkOAuth(account.type, account.subject)

@@ -10,6 +10,7 @@ import { useMemo, useState } from 'react'
 import { encodeFunctionData, erc20Abi, erc721Abi, maxUint256, parseEther, parseUnits } from 'viem'
 import { foundry } from 'viem/chains'
 import { readDemoConfig } from '../config.ts'
+import { describeError } from './describe-error.ts'
 
 // Anvil's second dev account: somewhere to send to.
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -80,7 +81,8 @@ export function SendPanel() {
       setResult({ label, value: await action() })
     } catch (e) {
       if (isRejection(e)) setError('Nothing sent: the dialog was closed.')
-      else setError(e instanceof LatchkeyError ? `${e.code}: ${e.message}` : String(e))
+      else
+        setError(e instanceof LatchkeyError ? `${e.code}: ${describeError(e)}` : describeError(e))
     } finally {
       setBusy(null)
     }

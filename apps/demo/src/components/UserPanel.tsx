@@ -6,6 +6,7 @@ import { FundPanel } from './FundPanel.tsx'
 import { KeyActivity } from './KeyActivity.tsx'
 import { LinkedAccounts } from './LinkedAccounts.tsx'
 import { Mfa } from './Mfa.tsx'
+import { OfflineAccessPanel } from './OfflineAccessPanel.tsx'
 import { Passkeys } from './Passkeys.tsx'
 import { SendPanel } from './SendPanel.tsx'
 import { Wallets } from './Wallets.tsx'
@@ -87,6 +88,8 @@ export function UserPanel({ user }: { user: User }) {
       <Passkeys />
 
       <FarcasterSignerPanel user={user} />
+
+      <OfflineAccessPanel user={user} />
 
       <Mfa />
 

@@ -12,6 +12,7 @@ import {
   useWallets,
 } from '@latchkey/react'
 import { useState } from 'react'
+import { describeError } from './describe-error.ts'
 
 const MESSAGE = 'Hello from the Latchkey demo'
 // The EIP-712 example (the spec's "Ether Mail") on Ethereum mainnet.
@@ -86,7 +87,7 @@ export function Wallets() {
       setResult({ label, value: await action() })
     } catch (e) {
       if (isDismissal(e)) setNote(`${label} unchanged: the dialog was closed.`)
-      else setError(e instanceof Error ? e.message : String(e))
+      else setError(describeError(e))
     } finally {
       setBusy(null)
     }

@@ -68,8 +68,12 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
  * with it. Answers are accepted only from the enclave's exact origin and its
  * own frame (security bar 46: a prefix or look-alike origin is ignored);
  * requests are posted to that exact origin, never to "*". A frame that fails
- * to load only logs a warning; calls then fail with "Failed to connect to
- * wallet proxy" (WALLET_PROXY_UNAVAILABLE) once the init timeout passes. A
+ * to load (its `error` event) fails the calls waiting for it, and every later
+ * one, at once with "Failed to initialize embedded wallet proxy."
+ * (WALLET_PROXY_INIT_FAILED, spec 03 §8) instead of letting them wait; a
+ * frame that loads but never says it is ready fails calls with "Failed to
+ * connect to wallet proxy" (WALLET_PROXY_UNAVAILABLE) once the init timeout
+ * passes. A ready message after a load error (a retried load) clears it. A
  * frame that is gone (removed from the page, or the bridge destroyed) fails
  * calls at once with "Cannot connect to wallet proxy" (WALLET_PROXY_DISCONNECTED).
  *
@@ -99,6 +103,9 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
   })
   let isReady = false
   let destroyed = false
+  // The frame's `error` event: calls fail at once rather than at the init timeout.
+  let loadFailed = false
+  const failedWaiters = new Set<() => void>()
   // Known once the enclave is ready (with or without a key) or cannot be.
   let thumbprint: string | null = null
   let markKeyKnown!: () => void
@@ -115,7 +122,9 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     'position:absolute;width:0;height:0;border:0;opacity:0;pointer-events:none;visibility:hidden'
   iframe.addEventListener('error', () => {
     logger.warn('Latchkey: the wallet proxy failed to load; wallet calls will fail')
+    if (!isReady) loadFailed = true
     markKeyKnown()
+    for (const fail of [...failedWaiters]) fail()
   })
   doc.body.appendChild(iframe)
 
@@ -129,6 +138,7 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
       const announced = (message.data as { key_thumbprint?: unknown } | undefined)?.key_thumbprint
       thumbprint = typeof announced === 'string' && THUMBPRINT.test(announced) ? announced : null
       isReady = true
+      loadFailed = false
       markReady()
       markKeyKnown()
       return
@@ -146,13 +156,23 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
 
   function waitReady(timeoutMs: number): Promise<void> {
     if (isReady) return Promise.resolve()
+    if (loadFailed) return Promise.reject(new LatchkeyError('WALLET_PROXY_INIT_FAILED'))
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE')),
-        timeoutMs,
-      )
-      ready.then(() => {
+      const done = () => {
         clearTimeout(timer)
+        failedWaiters.delete(fail)
+      }
+      const fail = () => {
+        done()
+        reject(new LatchkeyError('WALLET_PROXY_INIT_FAILED'))
+      }
+      const timer = setTimeout(() => {
+        done()
+        reject(new LatchkeyError('WALLET_PROXY_UNAVAILABLE'))
+      }, timeoutMs)
+      failedWaiters.add(fail)
+      ready.then(() => {
+        done()
         resolve()
       })
     })

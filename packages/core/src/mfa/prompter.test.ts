@@ -70,7 +70,13 @@ describe('the MFA prompter', () => {
     prompter.handle()
     const waiting = codeOf(prompter.challenge(['sms'], 4, required))
     const locked = new LatchkeyError('MFA_MAX_ATTEMPTS', undefined, { retryAfter: 900 })
-    await expect(prompter.verify(() => Promise.reject(locked))).rejects.toBe(locked)
+    // Spec 02 §8: "a message containing 'code 429' marks rate limiting".
+    await expect(prompter.verify(() => Promise.reject(locked))).rejects.toMatchObject({
+      code: 'MFA_MAX_ATTEMPTS',
+      message: expect.stringContaining('code 429'),
+      retryAfter: 900,
+      cause: locked,
+    })
     expect(await waiting).toBe('MFA_MAX_ATTEMPTS')
   })
 
@@ -83,14 +89,15 @@ describe('the MFA prompter', () => {
     expect(prompter.getChallenge()).toMatchObject({ status: 'pending', attemptsLeft: 4 })
   })
 
-  it('cancels with "Verification canceled"', async () => {
+  it('cancels with "MFA canceled", which screens show as "Verification canceled"', async () => {
     const prompter = createMfaPrompter()
     prompter.handle()
     const waiting = prompter.challenge(['totp'], 4, required)
     prompter.cancel()
     await expect(waiting).rejects.toMatchObject({
       code: 'MFA_CANCELED',
-      message: 'Verification canceled',
+      message: 'MFA canceled',
+      userMessage: { title: 'Verification canceled' },
     })
     expect(prompter.getChallenge()).toBeNull()
   })
@@ -108,7 +115,11 @@ describe('the MFA prompter', () => {
     expect(prompter.getChallenge()).toMatchObject({
       status: 'failed',
       error: {
-        message: 'You have exceeded the time limit for code entry. Please try again in 30 seconds.',
+        code: 'MFA_TIMEOUT',
+        message: 'Timed out waiting for MFA code',
+        userMessage: {
+          title: 'You have exceeded the time limit for code entry. Please try again in 30 seconds.',
+        },
       },
     })
   })

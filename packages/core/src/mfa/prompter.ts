@@ -47,11 +47,17 @@ export interface MfaPrompter {
   challenge(methods: MfaMethod[], attemptsLeft: number, required: LatchkeyError): Promise<number>
   /**
    * The UI's side: runs one verification. Success ends the challenge; a
-   * wrong code (MFA_INVALID_CODE) spends an attempt and rethrows, and the
-   * last one fails the challenge with MFA_MAX_ATTEMPTS (thrown too).
+   * wrong code (MFA_INVALID_CODE) spends an attempt and rethrows it (message
+   * 'MFA verification failed, retry.'), and the last one fails the challenge
+   * with MFA_MAX_ATTEMPTS (thrown too). Rate limiting (the server's lock,
+   * a 429) is rethrown with 'code 429' in its message; the lock fails the
+   * challenge.
    */
   verify(attempt: MfaVerifyAttempt): Promise<void>
-  /** 'Cancel' or closing: the operation rejects with MFA_CANCELED ('Verification canceled'). */
+  /**
+   * 'Cancel' or closing: the operation rejects with MFA_CANCELED (message
+   * 'MFA canceled'; screens show the catalogue's 'Verification canceled').
+   */
   cancel(): void
   /** Clears a failed challenge once its message was seen. */
   dismiss(): void
@@ -64,6 +70,47 @@ interface Waiter {
 
 /** Errors that spend one of the operation's attempts: the server refused the proof itself. */
 const SPENDS_ATTEMPT = new Set(['MFA_INVALID_CODE', 'PASSKEY_VERIFICATION_FAILED'])
+
+/*
+ * The internal messages of spec 02 §8 ("Other MFA items"): what `message`
+ * says to developers and logs. Screens never show them: they read the
+ * catalogue by code ('Verification canceled', the time-limit text, …).
+ */
+export const MFA_CANCELED_MESSAGE = 'MFA canceled'
+export const MFA_TIMEOUT_MESSAGE = 'Timed out waiting for MFA code'
+export const MFA_RETRY_MESSAGE = 'MFA verification failed, retry.'
+/** A message containing this marks rate limiting (spec 02 §8). */
+export const RATE_LIMIT_MARK = 'code 429'
+const RATE_LIMITED_MESSAGE = `MFA verification rate limited (${RATE_LIMIT_MARK})`
+
+/** `error` with another code or message, keeping what the server said (details, wait, status). */
+function restated(error: LatchkeyError, code: LatchkeyError['code'], message: string) {
+  return new LatchkeyError(code, message, {
+    cause: error,
+    details: error.details,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
+  })
+}
+
+/**
+ * A refused attempt that is rate limiting: the server's lock (MFA_MAX_ATTEMPTS,
+ * a 429), TOO_MANY_REQUESTS, or a failure with no known code (INTERNAL_ERROR)
+ * that is a 429 or whose message is marked 'code 429'. Restated with the mark
+ * in its message; the unnamed one becomes TOO_MANY_REQUESTS. Anything else
+ * (a resend cooldown too): null.
+ */
+function rateLimited(error: LatchkeyError): LatchkeyError | null {
+  if (error.code === 'MFA_MAX_ATTEMPTS' || error.code === 'TOO_MANY_REQUESTS')
+    return restated(error, error.code, RATE_LIMITED_MESSAGE)
+  if (
+    error.code === 'INTERNAL_ERROR' &&
+    (error.status === 429 || error.message.includes(RATE_LIMIT_MARK))
+  )
+    return restated(error, 'TOO_MANY_REQUESTS', RATE_LIMITED_MESSAGE)
+  return null
+}
 
 /**
  * A prompter for one client.
@@ -101,7 +148,10 @@ export function createMfaPrompter(): MfaPrompter {
   // Spec 02 §9: the code wait, restarted by each attempt.
   const startWait = () => {
     clearTimeout(timer)
-    timer = setTimeout(() => fail(new LatchkeyError('MFA_TIMEOUT')), MFA_CODE_WAIT_MS)
+    timer = setTimeout(
+      () => fail(new LatchkeyError('MFA_TIMEOUT', MFA_TIMEOUT_MESSAGE)),
+      MFA_CODE_WAIT_MS,
+    )
   }
 
   return {
@@ -131,17 +181,20 @@ export function createMfaPrompter(): MfaPrompter {
     },
     async verify(attempt) {
       const current = challenge
-      if (current?.status !== 'pending') throw new LatchkeyError('MFA_CANCELED')
+      if (current?.status !== 'pending')
+        throw new LatchkeyError('MFA_CANCELED', MFA_CANCELED_MESSAGE)
       startWait()
       try {
         await attempt()
       } catch (cause) {
         const error = toLatchkeyError(cause)
         if (challenge !== current) throw error
-        if (error.code === 'MFA_MAX_ATTEMPTS') {
-          fail(error)
-          throw error
+        const limited = rateLimited(error)
+        if (limited?.code === 'MFA_MAX_ATTEMPTS') {
+          fail(limited)
+          throw limited
         }
+        if (limited) throw limited
         if (!SPENDS_ATTEMPT.has(error.code)) throw error
         const attemptsLeft = current.attemptsLeft - 1
         if (attemptsLeft <= 0) {
@@ -150,7 +203,8 @@ export function createMfaPrompter(): MfaPrompter {
           throw spent
         }
         set({ ...current, attemptsLeft })
-        throw error
+        // The screen reads the code ('The code you entered is not valid'); the message is internal.
+        throw restated(error, error.code, MFA_RETRY_MESSAGE)
       }
       if (challenge !== current) return
       settle({ attemptsLeft: current.attemptsLeft - 1 })
@@ -159,7 +213,7 @@ export function createMfaPrompter(): MfaPrompter {
     cancel() {
       if (challenge?.status === 'failed') return set(null)
       if (!challenge) return
-      settle({ error: new LatchkeyError('MFA_CANCELED') })
+      settle({ error: new LatchkeyError('MFA_CANCELED', MFA_CANCELED_MESSAGE) })
       set(null)
     },
     dismiss() {

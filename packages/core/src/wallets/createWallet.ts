@@ -4,13 +4,18 @@ import { LatchkeyError } from '../errors.ts'
 import { type EmbeddedWalletAccount, isEmbeddedWallet, toUser, type User } from '../user.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady } from './ensureWalletReady.ts'
+import { setPasswordAfterCreate } from './passwordAfterCreate.ts'
 
 export interface CreateWalletParameters {
   /** Default `ethereum`. */
   chainType?: 'ethereum' | 'solana'
   /** Create another HD wallet (next index) when the user already has one on this chain. */
   createAdditional?: boolean
-  /** How a brand-new secret is recoverable; default automatic (`latchkey`). */
+  /**
+   * How a brand-new secret is recoverable; default automatic (`latchkey`). A
+   * password with an existing automatic secret is set on it after the wallet
+   * is added (WALLET_PASSWORD_NOT_SET when that fails: passwordAfterCreate.ts).
+   */
   recovery?: RecoveryChoice
 }
 
@@ -69,5 +74,9 @@ export async function createWallet(
     (w) => !onChain.some((o) => o.address === w.address),
   )[0]
   if (!created) throw new LatchkeyError('WALLET_CREATION_FAILED')
-  return created
+  if (!first) return created
+  const protectedUser = await setPasswordAfterCreate(client, updated, first.entropyId, recovery)
+  return (
+    embeddedWallets(protectedUser, chainType).find((w) => w.address === created.address) ?? created
+  )
 }

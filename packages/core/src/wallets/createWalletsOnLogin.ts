@@ -5,6 +5,7 @@ import { toUser, type User } from '../user.ts'
 import { embeddedWallets } from './createWallet.ts'
 import { enclaveRequest } from './enclave.ts'
 import { ensureWalletReady, type RecoveryCredentials } from './ensureWalletReady.ts'
+import { setPasswordAfterCreate } from './passwordAfterCreate.ts'
 
 /** `embeddedWallets.createOnLogin` per chain (spec 01 §3). */
 export type CreateOnLogin = 'all-users' | 'users-without-wallets' | 'off'
@@ -42,8 +43,9 @@ export function chainsToCreateOnLogin(
  * Creates the post-login wallets: a new secret with all of `chains` in one
  * step when the user has none, else index 0 on each missing chain of the
  * existing secret (recovering it on this device first: RECOVERY_REQUIRED
- * when that needs a password or a consent not given). Resolves to the
- * updated user.
+ * when that needs a password or a consent not given; a password `recovery`
+ * is then set on it, WALLET_PASSWORD_NOT_SET when that fails:
+ * passwordAfterCreate.ts). Resolves to the updated user.
  */
 export async function createWalletsOnLogin(
   client: LatchkeyClient,
@@ -78,7 +80,8 @@ export async function createWalletsOnLogin(
     user = withWallets(toUser(wire), [chain])
     client.session.setUser(user)
   }
-  return user
+  // A password asked for (the 'Secure your account' wizard) also protects the existing secret.
+  return setPasswordAfterCreate(client, user, secret.entropyId, recovery)
 }
 
 /**

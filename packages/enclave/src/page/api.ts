@@ -6,6 +6,9 @@ import {
   authShareResponseSchema,
   type CloudOAuthResult,
   type CreateEmbeddedWalletsRequest,
+  type DelegateWalletRequest,
+  type DelegationKeyResponse,
+  delegationKeyResponseSchema,
   type FarcasterSignerResponse,
   farcasterSignerResponseSchema,
   type MfaEnrollResponse,
@@ -31,7 +34,7 @@ import {
   userSchema,
   usersMeResponseSchema,
 } from '@latchkey/protocol/schemas'
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { ProofSigner } from './device-key.ts'
 import { PageError, serverError } from './errors.ts'
 
@@ -70,6 +73,10 @@ export interface ServerApi {
   mfaClear(token: string): Promise<void>
   /** Starts (or reads) the Farcaster signed key request of this page's ed25519 key (an enclave route). */
   farcasterSignerInit(token: string, publicKey: string): Promise<FarcasterSignerResponse>
+  /** The server's delegation public key (a public route: no token, no proof). */
+  delegationKey(): Promise<DelegationKeyResponse>
+  /** Hands the server a device share sealed to its delegation key (an enclave route, MFA). */
+  delegate(token: string, body: DelegateWalletRequest): Promise<UserWire>
 }
 
 export interface ServerApiOptions {
@@ -122,18 +129,19 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
   async function call<S extends z.ZodType>(
     method: 'GET' | 'POST',
     path: string,
-    token: string,
+    token: string | null,
     body: unknown,
     schema: S,
   ): Promise<z.output<S>> {
     const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
       [Header.appId]: options.appId,
       accept: 'application/json',
     }
+    // A public route (token null) gets neither the token nor a proof.
+    if (token !== null) headers.authorization = `Bearer ${token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     const url = `${base}${path}`
-    if (sign) headers[Header.enclaveProof] = await proofFor(method, url, token)
+    if (sign && token !== null) headers[Header.enclaveProof] = await proofFor(method, url, token)
     let res: Response
     try {
       res = await doFetch(url, {
@@ -222,5 +230,20 @@ export function createServerApi(options: ServerApiOptions): ServerApi {
         { ed25519_public_key: publicKey },
         farcasterSignerResponseSchema,
       ),
+    delegationKey: () =>
+      call(
+        'GET',
+        routes.embeddedWalletsDelegationKey,
+        null,
+        undefined,
+        delegationKeyResponseSchema,
+      ),
+    async delegate(token, body) {
+      const answer = await call('POST', routes.embeddedWalletsDelegate, token, body, userAnswer)
+      return 'user' in answer ? answer.user : answer
+    },
   }
 }
+
+/** A wallet route's answer: the user, bare (as `embedded_wallets/add`) or as `{ user }`. */
+const userAnswer = z.union([z.object({ user: userSchema }), userSchema])

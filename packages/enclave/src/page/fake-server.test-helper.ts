@@ -39,6 +39,19 @@ export interface FakeCloudProviders {
   icloud?: FakeCloudKit
 }
 
+/** A route added to the fake server; `wallets` is the user's own list (mutable). */
+export interface FakeRoute {
+  public?: boolean
+  handle(request: {
+    body: unknown
+    owner: string | null
+    user: (() => UserWire) | null
+    wallets: UserWire['linked_accounts']
+    /** The real server's MFA gate for this session (null: open). */
+    mfaRequired(): Response | null
+  }): Response | Promise<Response>
+}
+
 /** One request the fake server received, with its checked proof (null when it had none). */
 export interface FakeServerCall {
   path: string
@@ -70,6 +83,8 @@ export function createFakeServer(options: {
   cloud?: FakeCloudProviders
   requireProof?: boolean
   now?: () => number
+  /** More routes (fake-delegation.test-helper.ts): answered before any check when `public`. */
+  routes?: Record<string, FakeRoute>
 }) {
   const secrets = new Map<string, StoredSecret>()
   const wallets = new Map<string, UserWire['linked_accounts']>()
@@ -217,6 +232,9 @@ export function createFakeServer(options: {
     }
     if (headers['latchkey-app-id'] !== options.appId)
       return json(404, { code: 'APP_NOT_FOUND', message: 'x' })
+    const extra = options.routes?.[path]
+    if (extra?.public)
+      return extra.handle({ body, owner: null, user: null, wallets: [], mfaRequired: () => null })
     const token = headers.authorization?.match(/^Bearer (\S+)$/)?.[1] ?? ''
     const { owner, session } = bearerOf(token)
     const unauthorized = json(401, { code: 'UNAUTHORIZED', message: 'Unable to authorize user' })
@@ -242,6 +260,11 @@ export function createFakeServer(options: {
     }
     const mfaAnswer = mfa.handle(path, owner, session, body, userOf)
     if (mfaAnswer) return mfaAnswer
+    if (extra) {
+      const user = () => userOf(owner)
+      const mfaRequired = () => mfa.required(owner, session)
+      return extra.handle({ body, owner, user, wallets: wallets.get(owner) ?? [], mfaRequired })
+    }
     switch (path) {
       case routes.usersMe:
         return json(200, { user: userOf(owner), identity_token: null })

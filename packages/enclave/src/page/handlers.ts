@@ -30,6 +30,7 @@ import { splitSecret } from '../shares.ts'
 import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'
+import { createDelegateHandlers } from './delegate.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'
 import { createFarcasterSignerHandlers } from './farcaster-signer.ts'
 import type { FarcasterSignerKeyStore } from './farcaster-signer-store.ts'
@@ -217,6 +218,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createAccountHandlers(deps),
     ...createMfaHandlers({ api }),
     ...createFarcasterSignerHandlers(deps),
+    ...createDelegateHandlers(deps),
     async 'latchkey:wallets:create'(data) {
       const chains = (['ethereum', 'solana'] as const)
         .filter((c) => data.chain_types.includes(c))

@@ -155,6 +155,16 @@ export const enclaveRequestSchemas = {
     access_token: accessToken,
     message_hash: base64urlSchema,
   }),
+  /**
+   * Delegated actions (spec 03 §2; docs/delegated-actions.md): seals this
+   * device's share of the wallet's secret to the server's delegation key and
+   * posts it to the delegate route (MFA); answers `{ user }`.
+   */
+  'latchkey:delegate': z.object({
+    access_token: accessToken,
+    address: walletAddressSchema,
+    chain_type: chainTypeSchema,
+  }),
 } as const
 
 export type EnclaveEvent = keyof typeof enclaveRequestSchemas

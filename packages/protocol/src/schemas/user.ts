@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { mfaMethodSchema } from './common.ts'
+import { crossAppAccountSchema } from './cross-app-account.ts'
 import { externalWalletAccountSchema } from './external-wallet.ts'
 import { farcasterAccountSchema } from './farcaster.ts'
 import { oauthAccountSchema } from './oauth-account.ts'
@@ -89,6 +90,7 @@ export const linkedAccountSchema = z.union([
   guestAccountSchema,
   oauthAccountSchema,
   passkeyAccountSchema,
+  crossAppAccountSchema,
 ])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
 

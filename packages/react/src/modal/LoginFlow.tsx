@@ -29,6 +29,7 @@ import type { Screen, ScreenName } from './screen.ts'
 import { ErrorScreen } from './screens/ErrorScreen.tsx'
 import { LoadingScreen } from './screens/LoadingScreen.tsx'
 import type { StepContext, StepRenderer, StepRenderers } from './steps/context.ts'
+import { crossAppSteps } from './steps/cross-app.tsx'
 import { entrySteps } from './steps/entry.tsx'
 import { methodSteps } from './steps/methods.tsx'
 import { outcomeSteps } from './steps/outcomes.tsx'
@@ -41,7 +42,7 @@ export interface LoginFlowProps {
 }
 
 /** Every screen's renderer; the type makes sure none is missing. */
-const STEPS: StepRenderers = { ...entrySteps, ...methodSteps, ...outcomeSteps }
+const STEPS: StepRenderers = { ...entrySteps, ...methodSteps, ...crossAppSteps, ...outcomeSteps }
 
 /** The first screen: a redirect login's return, the method asked for, or the landing screen. */
 function initialScreen(loginOptions: LoginOptions): Screen {
@@ -196,7 +197,8 @@ export function LoginFlow({ instance, loginOptions, onFinished }: LoginFlowProps
     return <LoadingScreen />
   if (appConfigError && !appConfig)
     return <ErrorScreen code={appConfigError.code} onRetry={() => void instance.loadAppConfig()} />
-  if (config.loginMethods.length === 0) return <ErrorScreen code="NO_LOGIN_METHODS" />
+  if (config.loginMethods.length === 0 && config.crossAppProviders.length === 0)
+    return <ErrorScreen code="NO_LOGIN_METHODS" />
   if (config.chainsError)
     return (
       <ErrorScreen

@@ -24,6 +24,10 @@ const SolanaTransactionScreen = lazy(
 const FundWalletScreen = lazy(() => import('./funding/FundWalletScreen.tsx'))
 // 'Add a signer to Farcaster' (its QR code): its own chunk, loaded on `requestFarcasterSignerFromWarpcast`.
 const FarcasterSignerScreen = lazy(() => import('./farcaster-signer/FarcasterSignerScreen.tsx'))
+// Delegation consent and revoke: its own chunk, loaded on `useDelegatedActions`.
+const DelegatedActionsScreen = lazy(() => import('./delegated-actions/DelegatedActionsScreen.tsx'))
+// Cross-app login ('Connecting to {app}'): its own chunk, loaded on `useCrossAppAccounts`.
+const CrossAppScreen = lazy(() => import('./cross-app/CrossAppScreen.tsx'))
 
 export interface WalletScreenProps {
   instance: LatchkeyInstance
@@ -141,6 +145,24 @@ export function WalletScreen({ instance, request, onClose }: WalletScreenProps) 
       return (
         <Suspense fallback={<LoadingScreen />}>
           <FarcasterSignerScreen request={request} onApproved={complete} onClose={onClose} />
+        </Suspense>
+      )
+    case 'delegate-wallet':
+    case 'revoke-wallets':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <DelegatedActionsScreen
+            request={request}
+            onDone={complete}
+            onFailed={exitWith}
+            onClose={onClose}
+          />
+        </Suspense>
+      )
+    case 'cross-app':
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <CrossAppScreen request={request} onDone={complete} onClose={onClose} />
         </Suspense>
       )
     case 'passkeys':

@@ -137,7 +137,7 @@ export function usePostLogin(options: UsePostLoginOptions) {
     if (next) {
       // Spec 01 §4: the sequence starts 1.4 s after a social login's or a wallet's success.
       const delay =
-        isOAuthProvider(loginMethod) || loginMethod === 'wallet'
+        isOAuthProvider(loginMethod) || loginMethod === 'wallet' || loginMethod === 'cross_app'
           ? SUCCESS_CLOSE_DELAY_MS
           : POST_LOGIN_DELAY_MS
       const timer = setTimeout(() => setScreen(next), delay)

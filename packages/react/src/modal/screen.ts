@@ -1,5 +1,6 @@
 import type {
   AccountTransferInput,
+  CrossAppPopup,
   LoginMethod,
   OAuthReturn,
   TelegramProof,
@@ -31,12 +32,14 @@ export type Screen =
   | { screen: 'farcaster' }
   /** Passkey login, sign-up or link: the choice screen, then the status screen. */
   | { screen: 'passkey' }
+  /** Cross-app login (docs/cross-app.md): the provider's popup, opened in the landing click. */
+  | { screen: 'cross-app'; appId: string; popup: CrossAppPopup | null }
   | {
       screen: 'success'
       user: User
       isNewUser: boolean
       loginMethod: LoginMethod
-      /** Wallet logins: the wallet's name, for 'Successfully connected with {wallet}'. */
+      /** Wallet and cross-app logins: the wallet's (app's) name, for 'Successfully connected with {name}'. */
       label?: string
     }
   /** `serverMessage`: the server's own words where spec 01 §8 shows them (ErrorScreen). */

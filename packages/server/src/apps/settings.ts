@@ -1,4 +1,10 @@
-import type { AllowlistEntry, AppConfig, LoginMethodSwitches } from '@latchkey/protocol'
+import type {
+  AllowlistEntry,
+  AppConfig,
+  CrossAppSettings,
+  LoginMethodSwitches,
+} from '@latchkey/protocol'
+import { assertCrossAppSettings } from '../auth/cross-app/schema.ts'
 import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
 import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
 import { isTurnstileSiteKey } from '../captcha/provider.ts'
@@ -74,6 +80,12 @@ export interface AppSettings {
    * funding/settings.ts. The provider secrets are credentials (sealed).
    */
   funding?: FundingSettings
+  /**
+   * Cross-app sharing as a provider app (docs/cross-app.md): other apps on this
+   * server may log their users in with this app's accounts and ask its
+   * embedded wallets to sign on the page at `custom_api_url`.
+   */
+  cross_app?: CrossAppSettings
 }
 
 /** The top-level keys of {@link AppSettings} (the CLI refuses others). */
@@ -99,6 +111,7 @@ export const APP_SETTING_KEYS: readonly string[] = [
   'chains',
   'custom_auth',
   'funding',
+  'cross_app',
 ] satisfies ReadonlyArray<keyof AppSettings>
 
 /** Settings that are switches: anything but true or false is refused. */
@@ -125,6 +138,7 @@ export function buildSettings(input: {
     assertEmbeddedWalletMode(settings.embedded_wallet_config)
   if (settings.mfa_methods !== undefined) assertMfaMethods(settings.mfa_methods)
   if (settings.funding !== undefined) assertFundingSettings(settings.funding)
+  if (settings.cross_app !== undefined) assertCrossAppSettings(settings.cross_app)
   for (const key of BOOLEAN_SETTINGS)
     if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
       throw new Error(`${key} must be true or false`)

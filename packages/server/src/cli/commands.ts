@@ -1,4 +1,5 @@
 import { APP_SECRET_COMMANDS } from '../apps/app-secrets-cli.ts'
+import { DELEGATION_POLICY_COMMANDS } from '../delegation/cli.ts'
 import { WEBHOOK_COMMANDS } from '../webhooks/cli-commands.ts'
 
 /** One flag of a command, as `node:util` parseArgs takes it, with its help line. */
@@ -207,6 +208,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   ...APP_SECRET_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...DELEGATION_POLICY_COMMANDS,
   {
     path: ['purge'],
     synopsis: '[--json]',

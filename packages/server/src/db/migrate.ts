@@ -23,6 +23,8 @@ import * as m016 from './migrations/016_webhooks.ts'
 import * as m017 from './migrations/017_farcaster_signers.ts'
 import * as m018 from './migrations/018_linked_accounts_by_user_in_order.ts'
 import * as m019 from './migrations/019_app_secrets.ts'
+import * as m020 from './migrations/020_delegated_actions.ts'
+import * as m021 from './migrations/021_cross_app.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -44,6 +46,8 @@ const migrations: Record<string, Migration> = {
   '017_farcaster_signers': m017,
   '018_linked_accounts_by_user_in_order': m018,
   '019_app_secrets': m019,
+  '020_delegated_actions': m020,
+  '021_cross_app': m021,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

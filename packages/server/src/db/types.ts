@@ -1,5 +1,12 @@
 import type { Generated } from 'kysely'
 import type { AppSecretsTable } from '../apps/app-secrets-table.ts'
+import type { CrossAppCodesTable, CrossAppTokensTable } from '../auth/cross-app/tables.ts'
+import type {
+  DelegatedActionsTable,
+  DelegationKeysTable,
+  DelegationPoliciesTable,
+  WalletDelegationsTable,
+} from '../delegation/tables.ts'
 import type { WebhookEndpointsTable, WebhookOutboxTable } from '../webhooks/tables.ts'
 
 /**
@@ -374,4 +381,10 @@ export interface Database {
   app_secrets: AppSecretsTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_outbox: WebhookOutboxTable
+  delegation_keys: DelegationKeysTable
+  wallet_delegations: WalletDelegationsTable
+  delegation_policies: DelegationPoliciesTable
+  delegated_actions: DelegatedActionsTable
+  cross_app_codes: CrossAppCodesTable
+  cross_app_tokens: CrossAppTokensTable
 }

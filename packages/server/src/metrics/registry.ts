@@ -21,6 +21,7 @@ export type LoginMethod =
   | 'farcaster'
   | 'guest'
   | 'custom_jwt'
+  | 'cross_app'
 
 /** A wallet operation as the server sees it (`latchkey_wallet_operations_total{operation}`). */
 export type WalletOperation =
@@ -43,6 +44,7 @@ const LOGIN_METHODS: Record<string, LoginMethod> = {
   [routes.farcasterAuthenticate]: 'farcaster',
   [routes.guestAuthenticate]: 'guest',
   [routes.customJwtAuthenticate]: 'custom_jwt',
+  [routes.crossAppAuthenticate]: 'cross_app',
 }
 
 const WALLET_OPERATIONS: WalletOperation[] = [

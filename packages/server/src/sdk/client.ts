@@ -12,6 +12,7 @@ import { Header } from '@latchkey/protocol/constants'
 import { routes } from '@latchkey/protocol/routes'
 import { verifyAccessToken } from '../verify.ts'
 import { LatchkeyApiError } from './errors.ts'
+import { type DelegatedWallets, delegatedWallets } from './wallets.ts'
 
 export interface LatchkeyServerClientOptions {
   /** Where your backend reaches the Latchkey server, e.g. `https://auth.example.com`. */
@@ -66,6 +67,8 @@ export interface LatchkeyServerClient {
    * keys fetched once and cached; returns its claims (`sub` is the user id).
    */
   verifyAccessToken(token: string, options?: VerifyTokenOptions): Promise<AccessTokenClaims>
+  /** Signing with wallets users delegated to the app (docs/delegated-actions.md). */
+  wallets: DelegatedWallets
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000
@@ -188,6 +191,7 @@ export function createLatchkeyServerClient(
     async deleteUser(userId) {
       await call('POST', routes.appUserDelete(id(userId)), {})
     },
+    wallets: delegatedWallets(call),
     verifyAccessToken: (token, verifyOptions = {}) =>
       verifyAccessToken(token, {
         appId: options.appId,

@@ -11,7 +11,14 @@
  * const user = await latchkey.getUserByEmail('ada@example.com')
  */
 
-export type { AccessTokenClaims, AppWallet, ListUsersResponse, UserWire } from '@latchkey/protocol'
+export type {
+  AccessTokenClaims,
+  AppWallet,
+  ListUsersResponse,
+  UserWire,
+  WalletRpcRequest,
+  WalletRpcResponse,
+} from '@latchkey/protocol'
 export {
   type VerifyWebhookOptions,
   verifyWebhook,
@@ -26,3 +33,4 @@ export {
   type VerifyTokenOptions,
 } from './client.ts'
 export { type ClientErrorCode, LatchkeyApiError } from './errors.ts'
+export type { DelegatedTransactionInput, DelegatedWallets } from './wallets.ts'

@@ -43,6 +43,7 @@ it('the SDK entry reaches no database driver, nor any server module beyond verif
     'sdk/client.ts',
     'sdk/errors.ts',
     'sdk/index.ts',
+    'sdk/wallets.ts',
     'verify.ts',
     'webhooks/signature.ts',
     'webhooks/verify.ts',

@@ -53,6 +53,8 @@ it('every route answering with an auth response starts a session, except refresh
       routes.farcasterAuthenticate,
       routes.passkeyRegister,
       routes.passkeyAuthenticate,
+      // A requester app's login with a provider app's account (docs/cross-app.md).
+      routes.crossAppAuthenticate,
     ].sort(),
   )
 })

@@ -193,6 +193,22 @@ export function toLinkedAccountWire(
         latest_verified_at: seconds(row.latest_verified_at),
       }
     }
+    case 'cross_app': {
+      // auth/cross-app: identifier = the provider app's user id.
+      const wallets = Array.isArray(data.embedded_wallets) ? data.embedded_wallets : []
+      return {
+        type: 'cross_app',
+        subject: row.identifier,
+        provider_app: { id: typeof data.provider_app_id === 'string' ? data.provider_app_id : '' },
+        embedded_wallets: (wallets as { address: string; chain_type: 'ethereum' | 'solana' }[]).map(
+          (w) => ({ address: w.address, chain_type: w.chain_type }),
+        ),
+        smart_wallets: [],
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
     default:
       return null
   }

@@ -201,6 +201,44 @@ async function userWithEverything(email: string, other?: string) {
       updated_at: now,
     })
     .execute()
+  // A delegated wallet and a server-side signature of it (delegation/, migration 020).
+  const walletRow = await t.db
+    .selectFrom('linked_accounts')
+    .select(['id', 'identifier'])
+    .where('user_id', '=', userId)
+    .where('identifier', '=', wallet.entropy_id.toLowerCase())
+    .executeTakeFirstOrThrow()
+  await t.db
+    .insertInto('wallet_delegations')
+    .values({
+      app_id: appId,
+      address: walletRow.identifier,
+      user_id: userId,
+      account_id: walletRow.id,
+      chain_type: 'ethereum',
+      entropy_id: walletRow.identifier,
+      device_share: 'v1.sealed',
+      created_at: now,
+    })
+    .execute()
+  await t.db
+    .insertInto('delegated_actions')
+    .values({
+      id: state(),
+      app_id: appId,
+      user_id: userId,
+      address: walletRow.identifier,
+      chain_type: 'ethereum',
+      method: 'personal_sign',
+      caip2: null,
+      to_address: null,
+      value: null,
+      result: '0x00',
+      outcome: 'signed',
+      refusal_code: null,
+      created_at: now,
+    })
+    .execute()
   // A transfer offer made to this user, and one that would take an account from it.
   for (const [to, from] of other ? [[userId, other] as const, [other, userId] as const] : [])
     await t.db

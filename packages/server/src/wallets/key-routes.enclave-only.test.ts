@@ -35,6 +35,8 @@ it('the enclave routes are the key routes, all POST', () => {
       routes.mfaUnenroll,
       // Binds a signer key the enclave made (docs/farcaster-signer.md): asked for by the enclave only.
       routes.farcasterSignerInit,
+      // Hands the server a device share sealed to its delegation key (docs/delegated-actions.md).
+      routes.embeddedWalletsDelegate,
     ].sort(),
   )
   expect(enclave.every((d) => d.method === 'post' && d.app !== false)).toBe(true)
@@ -59,6 +61,7 @@ it('the MFA check guards the routes that release or replace key material, and fa
       routes.mfaSmsEnroll,
       routes.mfaPasskeyEnroll,
       routes.mfaUnenroll,
+      routes.embeddedWalletsDelegate,
     ].sort(),
   )
   expect(guarded.every((d) => d.auth === 'enclave')).toBe(true)

@@ -1,4 +1,4 @@
-import type { LoginMethod } from '@latchkey/core'
+import type { CrossAppPopup, LoginMethod } from '@latchkey/core'
 import type { WalletOption } from '@latchkey/core/external'
 import { DEFAULT_LANDING_HEADER } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../../config.ts'
 import { EmailForm } from '../components/EmailForm.tsx'
 import { Footer } from '../components/Footer.tsx'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
+import { CrossAppLandingButtons } from '../cross-app/CrossAppLandingButtons.tsx'
 import { CONTINUE_WITH_A_WALLET, type LandingLayout, landingLayout } from '../landing.ts'
 import { WalletIcon } from '../methods/wallet/WalletList.tsx'
 
@@ -45,6 +46,8 @@ export interface LandingScreenProps {
   onWallet?(walletId: string): void
   /** The wallet button was pressed: the wallets it lists, null for the app's whole list. */
   onWalletList?(wallets: string[] | null): void
+  /** A `latchkey:{appId}` row was pressed, with the popup its click opened (docs/cross-app.md). */
+  onCrossApp?(appId: string, popup: CrossAppPopup | null): void
 }
 
 /**
@@ -82,6 +85,7 @@ export function LandingScreen({
   wallets,
   onWallet,
   onWalletList,
+  onCrossApp,
 }: LandingScreenProps) {
   const passkeyButton = passkeyLoginButton(config)
   const { layout, walletOptions } = useMemo(() => {
@@ -178,6 +182,13 @@ export function LandingScreen({
       footer={<Footer config={config} />}
     >
       {layout.rows.map(row)}
+      {config.crossAppProviders.length > 0 && onCrossApp && (
+        <CrossAppLandingButtons
+          providers={config.crossAppProviders}
+          recent={recentMethod === 'cross_app'}
+          onChoose={onCrossApp}
+        />
+      )}
       {layout.overflow && (
         <button
           type="button"

@@ -34,6 +34,7 @@ export const entrySteps: Pick<
       phoneInput={sms.phoneInput(!config.loginMethods.includes('email'))}
       onMethod={chooseMethod}
       onOverflow={(methods, title) => setScreen({ screen: 'more-options', title, methods })}
+      onCrossApp={(appId, popup) => setScreen({ screen: 'cross-app', appId, popup })}
     />
   ),
   'more-options': (screen, { recentMethod, chooseMethod, backToLanding }) => (

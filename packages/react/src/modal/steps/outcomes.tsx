@@ -34,7 +34,7 @@ export const outcomeSteps: Pick<
   | 'user-limit'
 > = {
   success: (screen, { intent }) => {
-    if (screen.loginMethod === 'wallet' && screen.label)
+    if ((screen.loginMethod === 'wallet' || screen.loginMethod === 'cross_app') && screen.label)
       return <ConnectionStatus name={screen.label} status="success" />
     if (screen.loginMethod === 'farcaster')
       return <ConnectionStatus name="Farcaster" status="success" />

@@ -12,10 +12,14 @@ import {
 import type { AppRecord } from '../../apps/service.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
-import { type AccountInput, SIWS_ACCOUNT_TYPE } from '../../users/service.ts'
+import {
+  type AccountInput,
+  findAccount,
+  SIWS_ACCOUNT_TYPE,
+  WALLET_ACCOUNT_TYPE,
+} from '../../users/service.ts'
 import {
   appOrigin,
-  assertNotEmbeddedWallet,
   assertWalletLoginAllowed,
   linkExternalWallet,
   loginWithExternalWallet,
@@ -141,7 +145,9 @@ async function verifiedAccount(
   if (payload.signers && !payload.signers.includes(parsed.address))
     throw walletLoginFailed('invalid_signature')
   assertSiwsSignature(signatures, payload.signedBytes, parsed.address)
-  await assertNotEmbeddedWallet(services.db, app.id, parsed.address)
+  // Spec 03 §8: 'Cannot login or link with an embedded Solana wallet' (the reason stays for logs).
+  if (await findAccount(services.db, app.id, WALLET_ACCOUNT_TYPE, parsed.address))
+    throw new ApiError('EMBEDDED_SOLANA_WALLET_LOGIN', undefined, { reason: 'embedded_wallet' })
   await consumeNonce(services.db, row.nonce, services.now())
   return {
     type: SIWS_ACCOUNT_TYPE,
@@ -185,5 +191,8 @@ export async function unlinkSiws(
   address: string,
 ): Promise<UserWire> {
   assertWalletLoginAllowed(app)
+  // Spec 03 §8: the user's own embedded Solana wallet is named as such, not "not linked".
+  const embedded = await findAccount(services.db, app.id, WALLET_ACCOUNT_TYPE, address)
+  if (embedded?.user_id === userId) throw new ApiError('EMBEDDED_SOLANA_WALLET_UNLINK')
   return unlinkExternalWallet(services, app, userId, SIWS_ACCOUNT_TYPE, address)
 }

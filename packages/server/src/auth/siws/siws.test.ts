@@ -112,7 +112,10 @@ describe('SIWS login', () => {
       { type: 'wallet', identifier: keypair.address, data: { chain_type: 'solana' } },
       t.clock.now(),
     )
-    expect(failureReason(await siwsSignIn(t, keypair))).toBe('embedded_wallet')
+    // Spec 03 §8: its own code and words (siws.embedded-solana-wallet-refused.test.ts).
+    const res = await siwsSignIn(t, keypair)
+    expect(failureReason(res)).toBe('EMBEDDED_SOLANA_WALLET_LOGIN')
+    expect(res.body.details).toEqual({ reason: 'embedded_wallet' })
   })
 })
 
