@@ -179,9 +179,7 @@ export default async function setup(project: TestProject) {
     ),
   })
 
-  process.env.VITE_LATCHKEY_API_URL = server.url
-  process.env.VITE_LATCHKEY_APP_ID = APP_ID
-  const demo = await serveDemo(join(root, 'apps/demo'))
+  const demo = await serveDemo(root, { apiUrl: server.url, appId: APP_ID })
   const address = demo.httpServer?.address()
   if (!address || typeof address === 'string') throw new Error('demo server did not start')
   const demoUrl = `http://127.0.0.1:${address.port}`

@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { demoBuildFor } from './demo-build.ts'
 
 // Pieces of the browser tests' global setup (global-setup.ts).
 
@@ -18,21 +18,16 @@ export async function deliveredCodes(
 }
 
 /**
- * The demo as a user's browser gets it from a host: built once (one request
- * per chunk, not one per source module as Vite's dev server serves it) and
- * served by Vite's preview server. Building takes seconds; every page load of
- * the run saves hundreds of module requests.
+ * The demo as a user's browser gets it from a host: built (one request per
+ * chunk, not one per source module as Vite's dev server serves it; the build
+ * is cached until its sources change, ./demo-build.ts) and served by Vite's
+ * preview server, talking to the server at `apiUrl`.
  */
-export async function serveDemo(demoRoot: string) {
-  const { build, preview } = await import('vite')
-  const outDir = await mkdtemp(join(tmpdir(), 'latchkey-e2e-demo-'))
+export async function serveDemo(root: string, options: { apiUrl: string; appId: string }) {
+  const { preview } = await import('vite')
+  const demoRoot = join(root, 'apps/demo')
   const configFile = join(demoRoot, 'vite.config.ts')
-  await build({
-    root: demoRoot,
-    configFile,
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true, sourcemap: false },
-  })
+  const outDir = await demoBuildFor(root, options)
   const server = await preview({
     root: demoRoot,
     configFile,
