@@ -21,6 +21,8 @@ export interface FarcasterSignerKeyStore {
   get(appId: string, userId: string): Promise<FarcasterSignerKeyRecord | null>
   /** Stores `record` unless the user already has a key; resolves with the key that is stored. */
   putIfAbsent(record: FarcasterSignerKeyRecord): Promise<FarcasterSignerKeyRecord>
+  /** Forgets the user's key (their account was deleted); resolves once that is durable. */
+  delete(appId: string, userId: string): Promise<void>
 }
 
 export const FARCASTER_SIGNER_DB_NAME = 'latchkey-enclave-farcaster-signers'
@@ -65,6 +67,10 @@ export class MemoryFarcasterSignerKeyStore implements FarcasterSignerKeyStore {
     this.records.set(signerKey(record.appId, record.userId), record)
     return record
   }
+
+  async delete(appId: string, userId: string) {
+    this.records.delete(signerKey(appId, userId))
+  }
 }
 
 /**
@@ -102,5 +108,12 @@ export class IndexedDbFarcasterSignerKeyStore implements FarcasterSignerKeyStore
     }
     await done(tx)
     return kept
+  }
+
+  async delete(appId: string, userId: string) {
+    const db = await this.#open()
+    const tx = db.transaction(FARCASTER_SIGNER_STORE_NAME, 'readwrite', { durability: 'strict' })
+    tx.objectStore(FARCASTER_SIGNER_STORE_NAME).delete(signerKey(appId, userId))
+    await done(tx)
   }
 }
