@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isRunnableDevEnvironment } from 'vite'
 import type { TestProject } from 'vitest/node'
+import { ensureDelegationAndCrossApps } from './app-backend-setup.ts'
 import { startE2EBridge } from './bridge-setup.ts'
 import { startE2ECoinbase } from './coinbase-setup.ts'
 import type { E2EOidcAccount } from './context.ts'
@@ -23,9 +24,6 @@ const MFA_APP_ID = 'e2emfaaaaaaaaaaaaaaaaaaaa'
 const FUNDING_APP_ID = 'e2efundingaaaaaaaaaaaaaaa'
 const COINBASE_APP_ID = 'e2ecoinbaseaaaaaaaaaaaaaa'
 const BRIDGE_APP_ID = 'e2ebridgeaaaaaaaaaaaaaaaa'
-const DELEGATION_APP_ID = 'e2edelegationaaaaaaaaaaaa'
-const CROSS_APP_PROVIDER_ID = 'e2excprovideraaaaaaaaaaaa'
-const CROSS_APP_REQUESTER_ID = 'e2excrequesteraaaaaaaaaaa'
 /**
  * MoonPay for the funding app: the key pair the server signs widget URLs
  * with, and hosts that do not resolve — the funding browser tests route
@@ -303,51 +301,12 @@ export default async function setup(project: TestProject) {
     client_secret: github.clientSecret,
   })
 
-  // Delegated actions (e2e/delegated-actions.test.ts): its backend signs personal_sign under its
-  // secret (the creation secret); a policy allows that method only (no policy refuses everything).
-  const delegation = await ensureApp(server.server.db, {
-    id: DELEGATION_APP_ID,
-    name: 'E2E Delegation',
-    origins: [demoUrl],
-    settings: { login_methods: { email: true } },
-  })
-  const { setDelegationPolicy } = await importSource<
-    typeof import('../packages/server/src/delegation/policy.ts')
-  >(project, join(root, 'packages/server/src/delegation/policy.ts'))
-  await setDelegationPolicy(
-    server.server.db,
-    DELEGATION_APP_ID,
-    {
-      chains: null,
-      contracts: null,
-      methods: ['personal_sign'],
-      maxValuePerTx: null,
-      maxValuePerDay: null,
-    },
-    Date.now(),
-  )
-
-  // Cross-app (e2e/cross-app.test.ts): the provider's page is the demo on 127.0.0.1, the
-  // requester the demo on localhost (another origin); the provider shares with it only.
-  const requesterOrigin = demoUrl.replace('127.0.0.1', 'localhost')
-  await ensureApp(server.server.db, {
-    id: CROSS_APP_REQUESTER_ID,
-    name: 'E2E Requester',
-    origins: [requesterOrigin],
-    settings: { login_methods: { email: true } },
-  })
-  await ensureApp(server.server.db, {
-    id: CROSS_APP_PROVIDER_ID,
-    name: 'E2E Provider',
-    origins: [demoUrl],
-    settings: {
-      login_methods: { email: true },
-      cross_app: {
-        enabled: true,
-        allowed_requester_app_ids: [CROSS_APP_REQUESTER_ID],
-        custom_api_url: `${demoUrl}/?appId=${CROSS_APP_PROVIDER_ID}`,
-      },
-    },
+  const { delegation, crossApp } = await ensureDelegationAndCrossApps({
+    ensureApp: (app) => ensureApp(server.server.db, app),
+    importSource: (id) => importSource(project, id),
+    db: server.server.db,
+    root,
+    demoUrl,
   })
 
   project.provide('e2e', {
@@ -376,8 +335,8 @@ export default async function setup(project: TestProject) {
     oidcIssuer: oidc.issuer,
     oidcAccounts: OIDC_ACCOUNTS,
     githubUrl: new URL(github.endpoints.authorizationUrl).origin,
-    delegation: { appId: DELEGATION_APP_ID, appSecret: delegation.secret ?? '' },
-    crossApp: { providerAppId: CROSS_APP_PROVIDER_ID, requesterAppId: CROSS_APP_REQUESTER_ID },
+    delegation,
+    crossApp,
   })
 
   return async () => {
@@ -403,7 +362,7 @@ export default async function setup(project: TestProject) {
         coinbase.key.secret,
         oidc.clientSecret,
         github.clientSecret,
-        ...(delegation.secret ? [delegation.secret] : []),
+        ...(delegation.appSecret ? [delegation.appSecret] : []),
       ],
     })
   }
