@@ -93,8 +93,8 @@ export default defineConfig({
           // A browser test mostly waits (on the product's own timers, on
           // Chromium, on the server): four at a time keep two cores busy.
           maxWorkers: 4,
-          // A group of its own with the packaging test (run after the others
-          // in `npm test`): vitest needs one per distinct maxWorkers.
+          // Its own group (run after the others in `npm test`): vitest needs
+          // one per distinct maxWorkers.
           sequence: { groupOrder: 1 },
           // `expect.poll` waits for what the page shows; its default ceiling
           // (1 s) is a wall-clock bet a loaded machine loses (a passkey
@@ -112,11 +112,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 600_000,
           hookTimeout: 300_000,
-          // Mostly npm installing tarballs and compiling better-sqlite3: it runs
-          // beside the browser tests (their group, so their maxWorkers), where
-          // it overlaps their waiting, not before them (docs/testing.md).
-          maxWorkers: 4,
-          sequence: { groupOrder: 1 },
         },
       },
     ],
