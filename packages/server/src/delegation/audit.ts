@@ -1,5 +1,6 @@
 import type { DelegatedActionsResponse, DelegatedActionWire } from '@latchkey/protocol'
 import type { Kysely, Selectable } from 'kysely'
+import { decodeCursor, newestFirstPage } from '../db/newest-first.ts'
 import type { Database } from '../db/types.ts'
 import { newId } from '../ids.ts'
 import { DAILY_WINDOW_MS } from './policy.ts'
@@ -81,18 +82,6 @@ export async function valueSignedToday(
   return rows.reduce((sum, row) => sum + BigInt(row.value ?? '0'), 0n)
 }
 
-const encodeCursor = (row: { created_at: number; id: string }) =>
-  Buffer.from(`${row.created_at}.${row.id}`).toString('base64url')
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } | null {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8')
-  const dot = text.indexOf('.')
-  const createdAt = Number(text.slice(0, dot))
-  const id = text.slice(dot + 1)
-  if (dot <= 0 || !Number.isSafeInteger(createdAt) || !id) return null
-  return { createdAt, id }
-}
-
 const toWire = (row: Selectable<DelegatedActionsTable>): DelegatedActionWire => ({
   id: row.id,
   address: row.address,
@@ -131,13 +120,5 @@ export async function listDelegatedActions(
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute()
-  const page = rows.slice(0, limit)
-  const last = page.at(-1)
-  return {
-    data: page.map(toWire),
-    next_cursor:
-      rows.length > limit && last
-        ? encodeCursor({ created_at: Number(last.created_at), id: last.id })
-        : null,
-  }
+  return newestFirstPage(rows, limit, toWire)
 }

@@ -1,6 +1,7 @@
 import type { KeyActivityResponse, KeyReleaseKind, KeyReleaseWire } from '@latchkey/protocol'
 import type { Context } from 'hono'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { decodeCursor, newestFirstPage } from '../db/newest-first.ts'
 import type { Database, KeyReleasesTable } from '../db/types.ts'
 import { clientIp } from '../http/client-ip.ts'
 import type { AuthContext, HonoEnv, Services } from '../http/context.ts'
@@ -96,18 +97,6 @@ export interface ListKeyReleasesParameters {
 }
 
 /** A cursor names the last row of a page: `created_at` and id, base64url. */
-const encodeCursor = (row: { created_at: number; id: string }) =>
-  Buffer.from(`${row.created_at}.${row.id}`).toString('base64url')
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } | null {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8')
-  const dot = text.indexOf('.')
-  const createdAt = Number(text.slice(0, dot))
-  const id = text.slice(dot + 1)
-  if (dot <= 0 || !Number.isSafeInteger(createdAt) || !id) return null
-  return { createdAt, id }
-}
-
 export const toKeyReleaseWire = (row: Selectable<KeyReleasesTable>): KeyReleaseWire => ({
   id: row.id,
   kind: row.kind,
@@ -148,13 +137,5 @@ export async function listKeyReleases(
     .orderBy('id', 'desc')
     .limit(limit + 1)
     .execute()
-  const page = rows.slice(0, limit)
-  const last = page.at(-1)
-  return {
-    data: page.map(toKeyReleaseWire),
-    next_cursor:
-      rows.length > limit && last
-        ? encodeCursor({ created_at: Number(last.created_at), id: last.id })
-        : null,
-  }
+  return newestFirstPage(rows, limit, toKeyReleaseWire)
 }
