@@ -1,5 +1,5 @@
+import { EnclaveError } from '@latchkey/protocol/keys'
 import { base64urlnopad } from '@scure/base'
-import { EnclaveError } from './errors.ts'
 
 /**
  * Encodes bytes as base64url without padding, the wire form of shares,

@@ -17,25 +17,44 @@
  * @module
  */
 export {
+  assertValidSecret,
   canonicalEntropyId,
-  type EthereumAddress,
-  ethereumAddressOfPrivateKey,
-  sameEntropyId,
-  toChecksumAddress,
-} from './address.ts'
-export {
+  combineShares,
+  decodeSecret,
   deriveEthereumAccount,
+  deriveSlip10Ed25519,
   deriveSolanaAccount,
+  EnclaveError,
+  EnclaveErrorCode,
   type EthereumAccount,
+  type EthereumAddress,
+  encodeSecret,
   entropyIdOf,
+  entropyTypeOf,
+  ethereumAddressOfPrivateKey,
   ethereumPath,
+  generateHdSecret,
+  importEthereumKey,
+  importSolanaKey,
+  isEnclaveError,
   mnemonicOf,
+  parseHardenedPath,
+  reconstructAndVerify,
+  SECRET_KIND_BYTE,
+  SECRET_PAYLOAD_LENGTH,
+  type SecretKind,
+  type SecretShares,
+  type Slip10Node,
   type SolanaAccount,
+  sameEntropyId,
   secretFromMnemonic,
   solanaPath,
-} from './derive.ts'
+  splitSecret,
+  toChecksumAddress,
+  type WalletSecret,
+  wipeSecret,
+} from '@latchkey/protocol/keys'
 export { base64urlToBytes, bytesToBase64url } from './encoding.ts'
-export { EnclaveError, EnclaveErrorCode, isEnclaveError } from './errors.ts'
 export {
   derivePasswordKey,
   generateRecoveryKey,
@@ -45,24 +64,3 @@ export {
   type PasswordKdf,
   sealRecoveryShare,
 } from './recovery.ts'
-export {
-  assertValidSecret,
-  decodeSecret,
-  encodeSecret,
-  entropyTypeOf,
-  generateHdSecret,
-  importEthereumKey,
-  importSolanaKey,
-  SECRET_KIND_BYTE,
-  SECRET_PAYLOAD_LENGTH,
-  type SecretKind,
-  type WalletSecret,
-  wipeSecret,
-} from './secret.ts'
-export {
-  combineShares,
-  reconstructAndVerify,
-  type SecretShares,
-  splitSecret,
-} from './shares.ts'
-export { deriveSlip10Ed25519, parseHardenedPath, type Slip10Node } from './slip10.ts'

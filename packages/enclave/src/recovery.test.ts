@@ -1,9 +1,13 @@
+import {
+  entropyIdOf,
+  generateHdSecret,
+  importSolanaKey,
+  reconstructAndVerify,
+  splitSecret,
+} from '@latchkey/protocol/keys'
 import { describe, expect, it } from 'vitest'
-import { entropyIdOf } from './derive.ts'
 import { base64urlToBytes } from './encoding.ts'
 import { generateRecoveryKey, openRecoveryShare, sealRecoveryShare } from './recovery.ts'
-import { generateHdSecret, importSolanaKey } from './secret.ts'
-import { reconstructAndVerify, splitSecret } from './shares.ts'
 
 describe('recovery share', () => {
   it('generateRecoveryKey gives 32 fresh random bytes', () => {

@@ -1,7 +1,6 @@
+import { canonicalEntropyId, EnclaveError } from '@latchkey/protocol/keys'
 import { argon2idAsync } from '@noble/hashes/argon2.js'
-import { canonicalEntropyId } from './address.ts'
 import { base64urlToBytes, bytesToBase64url } from './encoding.ts'
-import { EnclaveError } from './errors.ts'
 
 /**
  * argon2id parameters stored beside a password-sealed recovery share; the

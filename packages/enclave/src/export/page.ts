@@ -1,16 +1,20 @@
 import type { ErrorCode } from '@latchkey/protocol/errors'
+import type { WalletSecret } from '@latchkey/protocol/keys'
+import {
+  deriveEthereumAccount,
+  deriveSolanaAccount,
+  mnemonicOf,
+  reconstructAndVerify,
+  wipeSecret,
+} from '@latchkey/protocol/keys'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base58 } from '@scure/base'
-import { deriveEthereumAccount, deriveSolanaAccount, mnemonicOf } from '../derive.ts'
 import { base64urlToBytes } from '../encoding.ts'
 import type { ServerApi } from '../page/api.ts'
 import { type ChannelWindow, readyTargets } from '../page/channel.ts'
 import type { EnclaveConfig } from '../page/config.ts'
 import { PageError, toErrorBody } from '../page/errors.ts'
 import type { DeviceShareStore } from '../page/store.ts'
-import type { WalletSecret } from '../secret.ts'
-import { wipeSecret } from '../secret.ts'
-import { reconstructAndVerify } from '../shares.ts'
 import {
   type CopiedWhat,
   EXPORT_COPIED_EVENT,

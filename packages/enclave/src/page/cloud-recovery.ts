@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@latchkey/protocol/errors'
+import { isEnclaveError } from '@latchkey/protocol/keys'
 import {
   type CloudOAuthResult,
   type CloudRecoveryProvider,
@@ -10,7 +11,6 @@ import {
 import type { CloudKeyStore } from '../cloud/index.ts'
 import { CloudKeyStoreError } from '../cloud/index.ts'
 import { bytesToBase64url } from '../encoding.ts'
-import { isEnclaveError } from '../errors.ts'
 import { generateRecoveryKey, openRecoveryShare, sealRecoveryShare } from '../recovery.ts'
 import type { ServerApi } from './api.ts'
 import { PageError } from './errors.ts'

@@ -1,5 +1,5 @@
 import { type ErrorBody, ErrorCode, errorMessages } from '@latchkey/protocol/errors'
-import { EnclaveError } from '../errors.ts'
+import { EnclaveError } from '@latchkey/protocol/keys'
 
 /** What a server refusal adds to a {@link PageError}. */
 export interface PageErrorExtra {

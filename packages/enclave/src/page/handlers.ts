@@ -1,32 +1,31 @@
+import {
+  generateHdSecret,
+  importEthereumKey,
+  importSolanaKey,
+  isEnclaveError,
+  sameEntropyId,
+  splitSecret,
+  type WalletSecret,
+  wipeSecret,
+} from '@latchkey/protocol/keys'
 import type {
   ChainType,
   EnclaveEvent,
   enclaveRequestSchemas,
   RecoveryChoice,
   RecoveryMaterial,
-  RecoveryMethod,
   RecoveryOAuthAuthenticateResponse,
   UserWire,
 } from '@latchkey/protocol/schemas'
 import type { z } from 'zod'
-import { sameEntropyId } from '../address.ts'
 import { type CloudKeyStore, createCloudKeyStore } from '../cloud/index.ts'
 import { base64urlToBytes, bytesToBase64url } from '../encoding.ts'
-import { isEnclaveError } from '../errors.ts'
 import {
   derivePasswordKey,
   generateRecoveryKey,
   newPasswordKdf,
   sealRecoveryShare,
 } from '../recovery.ts'
-import {
-  generateHdSecret,
-  importEthereumKey,
-  importSolanaKey,
-  type WalletSecret,
-  wipeSecret,
-} from '../secret.ts'
-import { splitSecret } from '../shares.ts'
 import { createAccountHandlers } from './account-delete.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, sealWithCloudKey } from './cloud-recovery.ts'

@@ -1,11 +1,13 @@
+import {
+  isEnclaveError,
+  reconstructAndVerify,
+  sameEntropyId,
+  wipeSecret,
+} from '@latchkey/protocol/keys'
 import type { enclaveRequestSchemas, RecoveryMethod } from '@latchkey/protocol/schemas'
 import type { z } from 'zod'
-import { sameEntropyId } from '../address.ts'
 import { base64urlToBytes } from '../encoding.ts'
-import { isEnclaveError } from '../errors.ts'
 import { derivePasswordKey, openRecoveryShare } from '../recovery.ts'
-import { wipeSecret } from '../secret.ts'
-import { reconstructAndVerify } from '../shares.ts'
 import type { ServerApi } from './api.ts'
 import { type CloudRecoveryDeps, openWithCloudKey } from './cloud-recovery.ts'
 import { type FailureNames, naming, PageError } from './errors.ts'

@@ -1,13 +1,16 @@
-import { bytesToHex } from '@noble/hashes/utils.js'
-import { describe, expect, it } from 'vitest'
-import { deriveEthereumAccount, deriveSolanaAccount, entropyIdOf, hdSeedOf } from '../derive.ts'
 import {
+  deriveEthereumAccount,
+  deriveSolanaAccount,
+  entropyIdOf,
   generateHdSecret,
+  hdSeedOf,
   importEthereumKey,
   importSolanaKey,
+  splitSecret,
   type WalletSecret,
-} from '../secret.ts'
-import { splitSecret } from '../shares.ts'
+} from '@latchkey/protocol/keys'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { describe, expect, it } from 'vitest'
 import { rebuildWalletKeys, WalletKeys } from './wallet-keys.ts'
 
 const copy = (s: WalletSecret): WalletSecret => ({ kind: s.kind, payload: s.payload.slice() })

@@ -1,17 +1,18 @@
-import type { ChainType } from '@latchkey/protocol/schemas'
-import { sameEntropyId } from '../address.ts'
 import {
+  combineShares,
   deriveEthereumAccount,
   deriveEthereumAccountFromSeed,
   deriveSolanaAccount,
   deriveSolanaAccountFromSeed,
+  EnclaveError,
   type EthereumAccount,
   hdSeedOf,
   type SolanaAccount,
-} from '../derive.ts'
-import { EnclaveError } from '../errors.ts'
-import { type WalletSecret, wipeSecret } from '../secret.ts'
-import { combineShares } from '../shares.ts'
+  sameEntropyId,
+  type WalletSecret,
+  wipeSecret,
+} from '@latchkey/protocol/keys'
+import type { ChainType } from '@latchkey/protocol/schemas'
 import { PageError } from './errors.ts'
 
 /** Accounts kept per chain; past that an account is derived for each use and not kept. */

@@ -1,5 +1,5 @@
 import { ENCLAVE_WARM_KEY_HIDDEN_MS, MFA_VERIFICATION_TTL_MS } from '@latchkey/protocol/constants'
-import { canonicalEntropyId } from '../address.ts'
+import { canonicalEntropyId } from '@latchkey/protocol/keys'
 import { base64urlToBytes } from '../encoding.ts'
 import { PageError } from './errors.ts'
 import type { WalletKeys } from './wallet-keys.ts'
