@@ -162,7 +162,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       allowPositionals: command.args !== undefined,
     }))
   } catch (error) {
-    err(`${name}: ${(error as Error).message}\nRun "${name} --help" for its options.`)
+    const hint = command.args ? `\nAn argument that starts with '-' goes after '--'.` : ''
+    err(`${name}: ${(error as Error).message}${hint}\nRun "${name} --help" for its options.`)
     return 1
   }
   if (positionals.length !== (command.args?.length ?? 0)) {

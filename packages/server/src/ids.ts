@@ -35,8 +35,17 @@ export function pooledRandomBytes(size: number): Buffer {
   return bytes
 }
 
-/** Row ids: 128 random bits, base64url. */
-export const newId = (): string => pooledRandomBytes(16).toString('base64url')
+/**
+ * Row ids: 128 random bits, base64url, never starting with '-' (the CLI takes
+ * ids as arguments, and an argument starting with '-' is read as an option;
+ * one draw in 64 is redrawn).
+ */
+export function newId(): string {
+  for (;;) {
+    const id = pooledRandomBytes(16).toString('base64url')
+    if (id[0] !== '-') return id
+  }
+}
 /** Opaque bearer secrets (refresh tokens, app secrets): 256 random bits. */
 export const newSecret = (): string => pooledRandomBytes(32).toString('base64url')
 /** A numeric one-time code from the CSPRNG (security bar 1). */

@@ -54,3 +54,12 @@ it('apps secret revoke refuses the secret from then on; an unknown id is exit 1'
   expect(again.err).toContain('has no live secret')
   expect((await cli('apps', 'secret', 'create', 'nosuchappnosuchappnosucha')).code).toBe(1)
 })
+
+it("an id that starts with '-' (made before ids stopped doing so) is taken after '--'", async () => {
+  const asOption = await cli('apps', 'secret', 'revoke', t.app.id, '-abc')
+  expect(asOption.code).toBe(1)
+  expect(asOption.err).toContain("An argument that starts with '-' goes after '--'.")
+  const afterDashes = await cli('apps', 'secret', 'revoke', t.app.id, '--', '-abc')
+  expect(afterDashes.code).toBe(1)
+  expect(afterDashes.err).toContain('has no live secret -abc')
+})
