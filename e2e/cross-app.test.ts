@@ -45,7 +45,7 @@ async function closedOrFailed(popup: Page) {
       async () => (await popup.getByRole('alert').textContent()) ?? 'failed',
       () => null,
     )
-  const closed = popup.waitForEvent('close', { timeout: 30_000 }).then(() => null)
+  const closed = popup.waitForEvent('close', { timeout: 60_000 }).then(() => null)
   const shown = await Promise.race([closed, failure])
   if (shown) throw new Error(`The provider page failed: ${shown}`)
   await closed

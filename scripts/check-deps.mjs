@@ -12,7 +12,7 @@
 //   - a declared package is imported by none of its files, unless listed in
 //     TOOLS below with the reason it is there.
 //   node scripts/check-deps.mjs
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join, relative } from 'node:path'
 
@@ -47,8 +47,16 @@ const workspaceDirs = rootManifest.workspaces.flatMap((pattern) =>
     : [pattern],
 )
 
+// Examples are not workspaces (nothing installs them here), but their
+// package.json is what a reader copies: it must list what the example imports.
+const exampleDirs = existsSync(join(root, 'examples'))
+  ? readdirSync(join(root, 'examples'), { withFileTypes: true })
+      .filter((entry) => existsSync(join(root, 'examples', entry.name, 'package.json')))
+      .map((entry) => join('examples', entry.name))
+  : []
+
 const problems = []
-for (const dir of ['.', ...workspaceDirs]) check(dir)
+for (const dir of ['.', ...workspaceDirs, ...exampleDirs]) check(dir)
 if (problems.length) {
   console.error(`Dependency check failed:\n  ${problems.join('\n  ')}`)
   process.exit(1)

@@ -14,9 +14,9 @@
  *     the access token checked with `@latchkey/server/verify`.
  * @latchkey/* come from the tarballs (npm `overrides`), everything else from
  * the registry through the caller's npm cache (`npm_config_cache`; CI's is
- * the one `npm ci` filled), preferred to the network. better-sqlite3
- * compiles from source in the server's folder (a minute of one core): the
- * longest step, while the host app installs and builds beside it.
+ * the one `npm ci` filled), preferred to the network; better-sqlite3's addon
+ * from a local prebuild mirror of the one `npm ci` compiled
+ * (./sqlite-mirror.ts), not a second minute-long compile.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -27,6 +27,8 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { outsideEnv, type RunResult, run, stopGroup, waitForLine } from './run.ts'
+import { SERVE_COMMAND } from './serve-command.ts'
+import { type SqliteMirror, startSqliteMirror } from './sqlite-mirror.ts'
 import { codeBlockAfter, writeHostApp } from './template.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -51,6 +53,7 @@ interface Packed {
 
 let work: string
 let packed: Packed[]
+let sqliteMirror: SqliteMirror | undefined
 const tarball = (name: string) => {
   const pkg = packed.find((p) => p.name === name)
   if (!pkg) throw new Error(`${name} was not packed`)
@@ -94,6 +97,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await sqliteMirror?.close()
   if (work) await rm(work, { recursive: true, force: true })
 })
 
@@ -222,13 +226,15 @@ describe.concurrent('installed outside the repository', () => {
         overrides: { '@latchkey/protocol': tarball('@latchkey/protocol') },
       }),
     )
-    // better-sqlite3 compiles here from source: about a minute of one core.
-    const install = await run('npm', INSTALL, { cwd: dir })
+    // better-sqlite3's addon from a local prebuild mirror (./sqlite-mirror.ts):
+    // the one the repository's `npm ci` compiled, not a second compile.
+    sqliteMirror = await startSqliteMirror(root, work)
+    const install = await run('npm', INSTALL, { cwd: dir, env: outsideEnv(sqliteMirror.env) })
     // `--no`: never fetch a package called `latchkey` when the bin is missing.
     const latchkey = (...args: string[]) => run('npx', ['--no', 'latchkey', ...args], { cwd: dir })
 
     // A process group of its own: npx, its shell and the server stop together.
-    const serve = spawn('npx', ['--no', 'latchkey', 'serve', '--init'], {
+    const serve = spawn('npx', ['--no', ...SERVE_COMMAND], {
       cwd: dir,
       env: outsideEnv({ PORT: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -314,7 +320,7 @@ describe.concurrent('installed outside the repository', () => {
         sdk_user_id: session.user.id,
       })
       console.log(
-        `packaging: server install (better-sqlite3 compiled) ${seconds(install)}, ` +
+        `packaging: server install (better-sqlite3 from the local prebuild mirror) ${seconds(install)}, ` +
           `listening after ${listening.toFixed(1)} s`,
       )
     } finally {
