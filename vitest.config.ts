@@ -17,6 +17,7 @@ const clientDirs = [
   'packages/core/src',
   'packages/react/src',
   'packages/enclave/src',
+  'packages/wagmi/src',
 ]
 const mocking = filesThatMockModules(root, clientDirs)
 const server = splitServerTests(root)

@@ -14,7 +14,13 @@ import { join } from 'node:path'
 const API_URL_PLACEHOLDER = 'http://latchkey-e2e-api.invalid'
 
 /** What the demo's build reads: its own files, the client packages' sources, the lockfile. */
-const INPUT_DIRS = ['apps/demo', 'packages/protocol/src', 'packages/core/src', 'packages/react/src']
+const INPUT_DIRS = [
+  'apps/demo',
+  'packages/protocol/src',
+  'packages/core/src',
+  'packages/react/src',
+  'packages/wagmi/src',
+]
 const INPUT_FILES = ['package-lock.json', 'tsconfig.base.json']
 const SKIP = new Set(['node_modules', 'dist', '.vite'])
 const isTest = (name: string) => /\.test(-helper)?\.tsx?$/.test(name) || name === 'test'

@@ -24,16 +24,17 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
-const PACKAGES = ['protocol', 'core', 'react', 'server']
+const PACKAGES = ['protocol', 'core', 'react', 'wagmi', 'server']
 const ENCLAVE_PAGES = ['enclave.js', 'export.js']
 /** A relative module specifier that names a TypeScript source (not a .d.ts). */
 const TS_SPECIFIER = /(['"])(\.{1,2}\/[^'"\n]*?)(?<!\.d)\.tsx?\1/g
 
 const started = performance.now()
 // protocol first; then react (tsc -b builds core on the way, through its
-// project reference) beside the server: two compilers, one per core.
+// project reference) beside the server: two compilers, one per core; wagmi
+// after react (it references react's build).
 await build('protocol')
-await Promise.all([build('react'), build('server')])
+await Promise.all([build('react').then(() => build('wagmi')), build('server')])
 for (const name of PACKAGES) {
   const dist = join(root, 'packages', name, 'dist')
   pruneStaleOutputs(dist, join(root, 'packages', name, 'src'))

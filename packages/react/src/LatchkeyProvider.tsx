@@ -132,6 +132,22 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
       void import('./cloud.ts').then(({ resumeCloudConsent }) => resumeCloudConsent(instance))
   }, [instance])
 
+  // The embedded Solana wallet as the Wallet Standard wallet "Latchkey"
+  // (docs/solana-wallet-standard.md); its code loads after first paint.
+  const walletStandard = hostConfig.embeddedWallets?.solana?.walletStandard !== false
+  useEffect(() => {
+    if (!walletStandard) return
+    let detach: (() => void) | null = null
+    let unmounted = false
+    void import('./solana/register-wallet-standard.ts').then(({ attachWalletStandard }) => {
+      if (!unmounted) detach = attachWalletStandard(instance)
+    })
+    return () => {
+      unmounted = true
+      detach?.()
+    }
+  }, [instance, walletStandard])
+
   // MFA (docs/mfa.md): a wallet action that needs it waits for the user's verification.
   useEffect(() => answerMfaChallenges(instance), [instance])
 

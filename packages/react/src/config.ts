@@ -111,6 +111,12 @@ export interface LatchkeyConfig {
      * the app's credentials for them.
      */
     userOwnedRecoveryOptions?: UserOwnedRecoveryMethod[]
+    /**
+     * The embedded Solana wallet. `walletStandard` (default true): it is
+     * registered as the Wallet Standard wallet "Latchkey", so
+     * `@solana/wallet-adapter-react` apps list it (docs/solana-wallet-standard.md).
+     */
+    solana?: { walletStandard?: boolean }
   }
 }
 

@@ -3,6 +3,7 @@ import { CrossAppPanel } from './CrossAppPanel.tsx'
 import { LoadingState } from './LoadingState.tsx'
 import { LoginCard } from './LoginCard.tsx'
 import { UserPanel } from './UserPanel.tsx'
+import { WalletStandardPanel } from './WalletStandardPanel.tsx'
 
 /** Picks the panel for the session: loading, logged out, or the user's. */
 export function Home() {
@@ -16,12 +17,14 @@ export function Home() {
       <>
         {panel}
         <LoginCard />
+        <WalletStandardPanel />
       </>
     )
   return (
     <>
       {panel}
       <UserPanel user={user} />
+      <WalletStandardPanel />
     </>
   )
 }

@@ -9,6 +9,7 @@ import { Mfa } from './Mfa.tsx'
 import { OfflineAccessPanel } from './OfflineAccessPanel.tsx'
 import { Passkeys } from './Passkeys.tsx'
 import { SendPanel } from './SendPanel.tsx'
+import { WagmiPanel } from './WagmiPanel.tsx'
 import { Wallets } from './Wallets.tsx'
 
 export function UserPanel({ user }: { user: User }) {
@@ -79,6 +80,7 @@ export function UserPanel({ user }: { user: User }) {
       <Wallets />
 
       <SendPanel />
+      <WagmiPanel />
       <FundPanel />
 
       <ExternalWallets />

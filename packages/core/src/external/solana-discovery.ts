@@ -11,10 +11,18 @@ export const SOLANA_SIGN_TRANSACTION = 'solana:signTransaction'
 
 export type { Wallet as StandardWallet, WalletAccount as StandardWalletAccount }
 
+/**
+ * The name Latchkey's own embedded Solana wallet registers under
+ * (react/src/solana/LatchkeyStandardWallet.ts): it is no external wallet to
+ * log in with.
+ */
+export const LATCHKEY_STANDARD_WALLET_NAME = 'Latchkey'
+
 /** A Wallet Standard wallet that can sign a Solana sign-in (signIn, signMessage or signTransaction). */
 export function isSolanaSignInWallet(wallet: Wallet): boolean {
   const features = wallet.features as Record<string, unknown>
   return (
+    wallet.name !== LATCHKEY_STANDARD_WALLET_NAME &&
     wallet.chains.some((chain) => chain.startsWith('solana:')) &&
     SOLANA_CONNECT in features &&
     (SOLANA_SIGN_IN in features ||

@@ -1,6 +1,7 @@
 import { LatchkeyError, signSolanaMessage } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
+import type { LatchkeyInstance } from '../store.ts'
 import { recoveryHandlers, requestSignature, type SignOptions, signingWallet } from './signing.ts'
 
 export type SignSolanaMessageOptions = SignOptions
@@ -35,22 +36,34 @@ export interface UseSignSolanaMessageReturnType {
 export function useSignSolanaMessage(): UseSignSolanaMessageReturnType {
   const instance = useLatchkeyInstance()
   const signMessage = useCallback(
-    async ({ message }: SignSolanaMessageParameters, options: SignSolanaMessageOptions = {}) => {
-      if (!(message instanceof Uint8Array) || message.length === 0)
-        throw new LatchkeyError('EMPTY_MESSAGE')
-      const wallet = signingWallet(instance, 'solana', options.address)
-      const signature = await requestSignature(instance, {
-        screen: 'sign-message',
-        method: 'solana_signMessage',
-        data: message,
-        address: wallet.address,
-        ...recoveryHandlers(instance, wallet),
-        uiOptions: options.uiOptions ?? {},
-        sign: () => signSolanaMessage(instance.client, wallet, message),
-      })
-      return { signature }
-    },
+    (parameters: SignSolanaMessageParameters, options?: SignSolanaMessageOptions) =>
+      signSolanaMessageWithScreen(instance, parameters, options),
     [instance],
   )
   return { signMessage }
+}
+
+/**
+ * What `useSignSolanaMessage().signMessage` runs, for callers outside React
+ * (the Wallet Standard wallet, solana/LatchkeyStandardWallet.ts): the same
+ * screen, the same errors.
+ */
+export async function signSolanaMessageWithScreen(
+  instance: LatchkeyInstance,
+  { message }: SignSolanaMessageParameters,
+  options: SignSolanaMessageOptions = {},
+): Promise<SignSolanaMessageReturnType> {
+  if (!(message instanceof Uint8Array) || message.length === 0)
+    throw new LatchkeyError('EMPTY_MESSAGE')
+  const wallet = signingWallet(instance, 'solana', options.address)
+  const signature = await requestSignature(instance, {
+    screen: 'sign-message',
+    method: 'solana_signMessage',
+    data: message,
+    address: wallet.address,
+    ...recoveryHandlers(instance, wallet),
+    uiOptions: options.uiOptions ?? {},
+    sign: () => signSolanaMessage(instance.client, wallet, message),
+  })
+  return { signature }
 }
