@@ -36,6 +36,11 @@ export default defineConfig({
     // the storage tests on the database. Two at a time (docs/testing.md).
     maxWorkers: 2,
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+    // Node runs with the `module` condition (ssr.resolve.conditions above), which
+    // loads WalletConnect's ESM builds natively; their default import of the
+    // CJS-only @walletconnect/jsonrpc-ws-connection then gets the module object.
+    // Vite's interop handles it (packages/core/src/external/walletconnect.relay.test.ts).
+    server: { deps: { inline: [/@walletconnect\//] } },
     projects: [
       {
         extends: true,

@@ -2,6 +2,10 @@
 
 export interface E2EContext {
   serverUrl: string
+  /** The server's data folder (`latchkey --data`): its SQLite database unless `databaseUrl`. */
+  dataDir: string
+  /** The server's PostgreSQL URL (its own schema) when the run uses PostgreSQL. */
+  databaseUrl: string | null
   demoUrl: string
   appId: string
   /**

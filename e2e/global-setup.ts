@@ -311,6 +311,9 @@ export default async function setup(project: TestProject) {
 
   project.provide('e2e', {
     serverUrl: server.url,
+    // Where `latchkey` CLI commands reach this server's database (e2e/console.test.ts).
+    dataDir,
+    databaseUrl: databaseUrl ?? null,
     demoUrl,
     appId: APP_ID,
     walletAppId: WALLET_APP_ID,

@@ -32,7 +32,13 @@ import { type SqliteMirror, startSqliteMirror } from './sqlite-mirror.ts'
 import { codeBlockAfter, writeHostApp } from './template.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const PUBLISHED = ['@latchkey/protocol', '@latchkey/core', '@latchkey/react', '@latchkey/server']
+const PUBLISHED = [
+  '@latchkey/protocol',
+  '@latchkey/core',
+  '@latchkey/react',
+  '@latchkey/wagmi',
+  '@latchkey/server',
+]
 const INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund']
 /**
  * Gzip bytes of the JavaScript the host page loads before the modal opens
@@ -60,6 +66,7 @@ const tarball = (name: string) => {
   return `file:${join(work, 'packs', pkg.filename)}`
 }
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
+const wagmiDoc = readFileSync(join(root, 'docs/wagmi.md'), 'utf8')
 /** The README's section for app developers, up to the next heading. */
 const section = readme.split(/\n(?=## )/).find((part) => part.startsWith(README_SECTION)) ?? ''
 
@@ -148,8 +155,12 @@ describe.concurrent('installed outside the repository', () => {
     await writeHostApp(app, {
       dependencies: {
         '@latchkey/react': tarball('@latchkey/react'),
+        '@latchkey/wagmi': tarball('@latchkey/wagmi'),
+        '@tanstack/react-query': installedVersion('@tanstack/react-query'),
         react: installedVersion('react'),
         'react-dom': installedVersion('react-dom'),
+        viem: installedVersion('viem'),
+        wagmi: installedVersion('wagmi'),
       },
       devDependencies: Object.fromEntries(
         [
@@ -164,8 +175,12 @@ describe.concurrent('installed outside the repository', () => {
       overrides: {
         '@latchkey/core': tarball('@latchkey/core'),
         '@latchkey/protocol': tarball('@latchkey/protocol'),
+        // @latchkey/wagmi's own dependency on react: the app's (its tarball).
+        '@latchkey/react': '$@latchkey/react',
       },
       app: codeBlockAfter(readme, README_SECTION, 'tsx'),
+      // docs/wagmi.md's set-up, type-checked against the packed @latchkey/wagmi.
+      extraSources: { 'Wagmi.tsx': codeBlockAfter(wagmiDoc, '## Set-up', 'tsx') },
     })
     const install = await run('npm', INSTALL, { cwd: app })
     const tsc = join(app, 'node_modules/typescript/bin/tsc')

@@ -48,6 +48,8 @@ export interface HostAppOptions {
   overrides: Record<string, string>
   /** `src/App.tsx`, exporting `App`. */
   app: string
+  /** More files under src/ (type-checked with the app, bundled only if App imports them). */
+  extraSources?: Record<string, string>
 }
 
 /** Writes the host app into `dir`. */
@@ -128,6 +130,9 @@ export async function writeHostApp(dir: string, options: HostAppOptions): Promis
       '',
     ].join('\n'),
     'src/App.tsx': options.app,
+    ...Object.fromEntries(
+      Object.entries(options.extraSources ?? {}).map(([name, text]) => [`src/${name}`, text]),
+    ),
   }
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true })

@@ -6,7 +6,6 @@ import {
   DEFAULT_LOGIN_METHOD_SWITCHES,
 } from '@latchkey/protocol/constants'
 import type { Kysely } from 'kysely'
-import { appSecretCommand } from './apps/app-secrets-cli.ts'
 import {
   deleteAppProviderCredentials,
   isCredentialProvider,
@@ -22,6 +21,7 @@ import { deleteUserCommand } from './cli/delete-user.ts'
 import { helpText } from './cli/help.ts'
 import { printKeyActivity } from './cli/key-activity.ts'
 import { mfaResetCommand } from './cli/mfa-reset.ts'
+import { moduleCommand } from './cli/module-commands.ts'
 import { consoleLogger, loadConfigFromEnv } from './config.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
@@ -294,8 +294,8 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
       return 0
     }
-    if (key.startsWith('apps secret '))
-      return await appSecretCommand({ db, key, positionals, values, out, err })
+    const owned = await moduleCommand({ db, key, positionals, values, out, err })
+    if (owned !== undefined) return owned
     if (key.startsWith('apps webhook '))
       return await webhookCommand({ db, key, positionals, values, config, dataDir, out, err })
     if (key.startsWith('apps delegation-policy '))

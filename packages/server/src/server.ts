@@ -43,6 +43,7 @@ import {
   resolveCloudRecoveryEndpoints,
   type SessionOptions,
 } from './config.ts'
+import { registerConsole } from './console/page.ts'
 import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
@@ -339,6 +340,7 @@ export async function createLatchkeyServer(
         ? join(dirname(options.enclaveBundlePath), 'export.js')
         : undefined,
     })
+    registerConsole(app, services)
     if (devMailbox) registerDevMailboxPage(app, services)
     if (sms instanceof DevOutboxSender) registerDevOutboxPage(app, sms)
     app.notFound((c) => c.json(new ApiError('NOT_FOUND').toBody(), 404))

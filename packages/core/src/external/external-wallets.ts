@@ -32,6 +32,8 @@ export interface ExternalWalletsOptions {
   defaultChain: EvmChain
   /** WalletConnect Cloud project id; without it WalletConnect is not offered. */
   walletConnectProjectId?: string | null
+  /** A self-hosted WalletConnect relay (`wss://…`); default WalletConnect's public relay. */
+  walletConnectRelayUrl?: string
   /** Wallet request timeout (spec 01 §9: default WALLET_RPC_TIMEOUT_MS, 120 s). */
   rpcTimeoutMs?: number
   /**
@@ -115,6 +117,7 @@ export function createExternalWallets(options: ExternalWalletsOptions): External
       appLogoUrl: options.appLogoUrl ?? null,
       url: win.location.origin,
       onDisplayUri: hooks.onDisplayUri,
+      ...(options.walletConnectRelayUrl ? { relayUrl: options.walletConnectRelayUrl } : {}),
     })
   }
 

@@ -1,4 +1,5 @@
 import { APP_SECRET_COMMANDS } from '../apps/app-secrets-cli.ts'
+import { ADMIN_COMMANDS } from '../console/admin-cli.ts'
 import { DELEGATION_POLICY_COMMANDS } from '../delegation/cli.ts'
 import { WEBHOOK_COMMANDS } from '../webhooks/cli-commands.ts'
 
@@ -284,6 +285,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: {},
     env: MASTER_KEY_ENV,
   },
+  ...ADMIN_COMMANDS,
 ]
 
 /** What the words of a command line name: a command, a group of commands (`apps`), or nothing known. */

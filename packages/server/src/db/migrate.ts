@@ -25,6 +25,7 @@ import * as m018 from './migrations/018_linked_accounts_by_user_in_order.ts'
 import * as m019 from './migrations/019_app_secrets.ts'
 import * as m020 from './migrations/020_delegated_actions.ts'
 import * as m021 from './migrations/021_cross_app.ts'
+import * as m022 from './migrations/022_admin.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '019_app_secrets': m019,
   '020_delegated_actions': m020,
   '021_cross_app': m021,
+  '022_admin': m022,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

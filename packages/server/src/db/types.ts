@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely'
 import type { AppSecretsTable } from '../apps/app-secrets-table.ts'
 import type { CrossAppCodesTable, CrossAppTokensTable } from '../auth/cross-app/tables.ts'
+import type { AdminCredentialsTable, ConsoleSessionsTable } from '../console/tables.ts'
 import type {
   DelegatedActionsTable,
   DelegationKeysTable,
@@ -387,4 +388,6 @@ export interface Database {
   delegated_actions: DelegatedActionsTable
   cross_app_codes: CrossAppCodesTable
   cross_app_tokens: CrossAppTokensTable
+  admin_credentials: AdminCredentialsTable
+  console_sessions: ConsoleSessionsTable
 }

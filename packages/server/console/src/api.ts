@@ -1,0 +1,106 @@
+// The console's calls to its server (packages/server/src/console/routes.ts).
+// Same origin, the session cookie sent by the browser, and the CSRF header on
+// every change (console/guard.ts). Screens call these, never fetch.
+
+export const CSRF_HEADER = 'x-latchkey-console'
+
+/** A refused call: the server's stable code and its message. */
+export class ConsoleApiError extends Error {
+  override readonly name = 'ConsoleApiError'
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message)
+  }
+}
+
+export interface Admin {
+  id: string
+  name: string
+}
+
+export interface AppSummary {
+  id: string
+  name: string
+  origins: string[]
+  created_at: number
+}
+
+export type Settings = Record<string, unknown>
+
+export interface LinkedAccount {
+  type: string
+  [field: string]: unknown
+}
+
+export interface User {
+  id: string
+  created_at: number
+  linked_accounts: LinkedAccount[]
+  mfa_methods: string[]
+  is_guest: boolean
+}
+
+export interface Wallet {
+  id: string
+  address: string
+  chain_type: string
+  recovery_method: string
+}
+
+export interface UserSession {
+  id: string
+  created_at: number
+  last_used_at: number
+  expires_at: number
+  revoked_at: number | null
+  live: boolean
+}
+
+export interface UserDetail {
+  user: User
+  wallets: Wallet[]
+  sessions: UserSession[]
+}
+
+async function call<T>(path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { credentials: 'same-origin', headers: {} }
+  if (body !== undefined) {
+    init.method = 'POST'
+    init.headers = { 'content-type': 'application/json', [CSRF_HEADER]: '1' }
+    init.body = JSON.stringify(body)
+  }
+  const res = await fetch(`/console/api${path}`, init)
+  const json = (await res.json().catch(() => ({}))) as { code?: string; message?: string }
+  if (!res.ok)
+    throw new ConsoleApiError(
+      json.code ?? 'INTERNAL_ERROR',
+      json.message ?? res.statusText,
+      res.status,
+    )
+  return json as T
+}
+
+const app = (appId: string) => `/apps/${encodeURIComponent(appId)}`
+const user = (appId: string, userId: string) => `${app(appId)}/users/${encodeURIComponent(userId)}`
+
+export const api = {
+  login: (token: string) => call<{ admin: Admin }>('/login', { token }),
+  logout: () => call<{ success: true }>('/logout', {}),
+  me: () => call<{ admin: Admin }>('/me'),
+  apps: () => call<{ apps: AppSummary[] }>('/apps'),
+  createApp: (name: string, origins: string[]) =>
+    call<{ app: AppSummary }>('/apps', { name, origins }),
+  app: (appId: string) => call<{ app: AppSummary & { settings: Settings } }>(app(appId)),
+  updateSettings: (appId: string, settings: Settings) =>
+    call<{ settings: Settings }>(`${app(appId)}/settings`, { settings }),
+  users: (appId: string, q: string) =>
+    call<{ users: User[] }>(`${app(appId)}/users?q=${encodeURIComponent(q)}`),
+  user: (appId: string, userId: string) => call<UserDetail>(user(appId, userId)),
+  revokeSessions: (appId: string, userId: string) =>
+    call<{ revoked: number }>(`${user(appId, userId)}/revoke-sessions`, {}),
+  deleteUser: (appId: string, userId: string) =>
+    call<{ success: true }>(`${user(appId, userId)}/delete`, {}),
+}

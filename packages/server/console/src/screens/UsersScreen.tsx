@@ -1,0 +1,63 @@
+import { type FormEvent, useState } from 'react'
+import type { Navigate } from '../App.tsx'
+import { api, type LinkedAccount } from '../api.ts'
+import { useLoad } from '../use-load.ts'
+import { fail } from './AppsScreen.tsx'
+
+/** What a linked account is called in a list: its address, number, username or type. */
+export function accountLabel(account: LinkedAccount): string {
+  for (const field of ['address', 'number', 'email', 'username', 'custom_user_id', 'subject'])
+    if (typeof account[field] === 'string') return `${account.type}: ${account[field]}`
+  return account.type
+}
+
+/** The app's users: find one by user id, email, phone number or wallet address. */
+export function UsersScreen(props: {
+  appId: string
+  navigate: Navigate
+  onError: (error: Error) => void
+}) {
+  const { appId, navigate, onError } = props
+  const [input, setInput] = useState('')
+  const [query, setQuery] = useState('')
+  const users = useLoad(() => api.users(appId, query).catch(fail(onError)), `${appId}:${query}`)
+  const search = (event: FormEvent) => {
+    event.preventDefault()
+    setQuery(input)
+  }
+  return (
+    <>
+      <h1>Users</h1>
+      <p>
+        <button type="button" className="link" onClick={() => navigate({ screen: 'app', appId })}>
+          App settings
+        </button>
+      </p>
+      <form className="row" onSubmit={search} aria-label="User search">
+        <input
+          aria-label="Search users"
+          placeholder="User id, email, phone number or wallet address"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+        />
+        <button type="submit">Search</button>
+      </form>
+      {users.error && <p className="error">{users.error.message}</p>}
+      {users.data && users.data.users.length === 0 && <p className="muted">No user found.</p>}
+      <ul className="list">
+        {users.data?.users.map((user) => (
+          <li key={user.id}>
+            <button
+              type="button"
+              className="link"
+              onClick={() => navigate({ screen: 'user', appId, userId: user.id })}
+            >
+              {user.id}
+            </button>
+            <span className="muted"> {user.linked_accounts.map(accountLabel).join(', ')}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
