@@ -19,7 +19,7 @@ export async function createCoinbaseProvider(options: {
   const provider = sdk.getProvider()
   return {
     provider: provider as unknown as EIP1193Provider,
-    walletSlug: () => 'coinbase_wallet',
+    walletSlug: (): string | null => 'coinbase_wallet',
     disconnect: () => provider.disconnect(),
   }
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { type Admin, api, ConsoleApiError } from './api.ts'
-import { pathOf, type Route, routeFromPath } from './route.ts'
+import { type Navigate, pathOf, type Route, routeFromPath } from './route.ts'
 import { AppSettingsScreen } from './screens/AppSettingsScreen.tsx'
 import { AppsScreen } from './screens/AppsScreen.tsx'
 import { SignInScreen } from './screens/SignInScreen.tsx'
@@ -8,8 +8,6 @@ import { UserScreen } from './screens/UserScreen.tsx'
 import { UsersScreen } from './screens/UsersScreen.tsx'
 
 /** Moves to another screen (and into the address bar's history). */
-export type Navigate = (route: Route) => void
-
 export function App() {
   const [admin, setAdmin] = useState<Admin | null | undefined>(undefined)
   const [route, setRoute] = useState<Route>(() => routeFromPath(location.pathname))

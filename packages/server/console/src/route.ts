@@ -7,6 +7,9 @@ export type Route =
   | { screen: 'users'; appId: string }
   | { screen: 'user'; appId: string; userId: string }
 
+/** Moves the console to another screen (and the address bar with it). */
+export type Navigate = (route: Route) => void
+
 const BASE = '/console'
 
 export function routeFromPath(pathname: string): Route {

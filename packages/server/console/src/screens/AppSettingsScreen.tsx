@@ -1,10 +1,10 @@
 import { useState } from 'react'
-import type { Navigate } from '../App.tsx'
 import { api, type Settings } from '../api.ts'
+import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
-import { fail } from './AppsScreen.tsx'
 import { RawSettings } from './RawSettings.tsx'
 import { SettingsForm } from './SettingsForm.tsx'
+import { fail } from './shared.ts'
 
 /** One app: its ids and origins, the common settings as a form, the rest as JSON. */
 export function AppSettingsScreen(props: {

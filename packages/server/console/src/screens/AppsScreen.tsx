@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react'
-import type { Navigate } from '../App.tsx'
 import { api } from '../api.ts'
+import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
+import { fail } from './shared.ts'
 
 /** Every app, and a form to create one (as `latchkey apps create`). */
 export function AppsScreen(props: { navigate: Navigate; onError: (error: Error) => void }) {
@@ -86,11 +87,3 @@ export function AppsScreen(props: { navigate: Navigate; onError: (error: Error) 
     </>
   )
 }
-
-/** Reports a refused read to the shell (a 401 signs out), then rethrows it for the screen. */
-export const fail =
-  (onError: (error: Error) => void) =>
-  (error: Error): never => {
-    onError(error)
-    throw error
-  }

@@ -1,9 +1,8 @@
 import { useState } from 'react'
-import type { Navigate } from '../App.tsx'
 import { api } from '../api.ts'
+import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
-import { fail } from './AppsScreen.tsx'
-import { accountLabel } from './UsersScreen.tsx'
+import { accountLabel, fail } from './shared.ts'
 
 const time = (ms: number) => new Date(ms).toLocaleString()
 

@@ -1,15 +1,8 @@
 import { type FormEvent, useState } from 'react'
-import type { Navigate } from '../App.tsx'
-import { api, type LinkedAccount } from '../api.ts'
+import { api } from '../api.ts'
+import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
-import { fail } from './AppsScreen.tsx'
-
-/** What a linked account is called in a list: its address, number, username or type. */
-export function accountLabel(account: LinkedAccount): string {
-  for (const field of ['address', 'number', 'email', 'username', 'custom_user_id', 'subject'])
-    if (typeof account[field] === 'string') return `${account.type}: ${account[field]}`
-  return account.type
-}
+import { accountLabel, fail } from './shared.ts'
 
 /** The app's users: find one by user id, email, phone number or wallet address. */
 export function UsersScreen(props: {
