@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts'
+import { usePreparedStatements } from './pg-prepared.ts'
 import { registerSqliteHandle, type SqliteHandle } from './sqlite-sync.ts'
 import type { Database } from './types.ts'
 
@@ -40,7 +41,10 @@ export function connectPostgres(
   // and an unheard 'error' would end the process. The pool drops such a
   // client on its own; the request using it fails with 503 (http/unavailable.ts).
   pool.on('error', () => {})
-  pool.on('connect', (client) => client.on('error', () => {}))
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+    usePreparedStatements(client)
+  })
   return new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) })
 }
 

@@ -1,4 +1,12 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult, Transaction } from 'kysely'
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  PostgresAdapter,
+  type QueryResult,
+  type Transaction,
+} from 'kysely'
+import { preparePostgresStatement } from './pg-prepared.ts'
 import { CONNECTION_BUSY, inGroupCommit, type SqliteHandle, sqliteHandleOf } from './sqlite-sync.ts'
 import type { Database } from './types.ts'
 
@@ -65,6 +73,7 @@ export class PrecompiledQuery<P extends Record<string, unknown>, R> {
       })
       compiled = { query, slots }
       this.#compiled.set(dialect, compiled)
+      if (db.getExecutor().adapter instanceof PostgresAdapter) preparePostgresStatement(query.sql)
     }
     return compiled
   }
