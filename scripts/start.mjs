@@ -193,6 +193,7 @@ console.log(`
   Latchkey server:  ${serverUrl}
   Dev mailbox:      ${serverUrl}/dev/mailbox
   Dev SMS outbox:   ${serverUrl}/dev/outbox
+  Admin console:    ${serverUrl}/console (sign in with a token from \`npm run latchkey -- admin create NAME\`)
   Demo app:         ${demoUrl}
   Demo app id:      ${DEMO_APP_ID}
   Local chain:      ${anvilUrl} (Anvil, chain id 31337; test ERC-20 ${local.erc20})
