@@ -25,7 +25,18 @@ const APP = `${CONSOLE_API}/apps/:app_id`
 const USER = `${APP}/users/:user_id`
 const noBody = z.strictObject({})
 const anything = z.record(z.string(), z.unknown())
-const tags = ['console']
+
+/**
+ * A console route: tagged `console`, no bearer token (consoleGuard checks
+ * the session) and no caller app (`app: false`).
+ */
+function consoleRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+>(definition: Omit<RouteDefinition<B, Q, R>, 'tags' | 'auth' | 'app'>): RouteDefinition<B, Q, R> {
+  return defineRoute<B, Q, R>({ ...definition, tags: ['console'], auth: 'none', app: false })
+}
 
 /** The app of the path, or 404 APP_NOT_FOUND. */
 async function appOf(services: Services, appId: string | undefined) {
@@ -52,13 +63,10 @@ const appSummary = (app: {
   created_at: app.createdAt,
 })
 
-export const consoleLoginRoute = defineRoute({
+export const consoleLoginRoute = consoleRoute({
   method: 'post',
   path: CONSOLE_LOGIN_PATH,
   summary: 'Sign in to the console with an admin token (latchkey admin create)',
-  tags,
-  auth: 'none',
-  app: false,
   body: z.strictObject({ token: z.string().min(1).max(512) }),
   response: anything,
   handler: async ({ c, services, body }) => {
@@ -76,13 +84,10 @@ export const consoleLoginRoute = defineRoute({
   },
 })
 
-export const consoleLogoutRoute = defineRoute({
+export const consoleLogoutRoute = consoleRoute({
   method: 'post',
   path: `${CONSOLE_API}/logout`,
   summary: 'Sign out of the console',
-  tags,
-  auth: 'none',
-  app: false,
   body: noBody,
   response: anything,
   handler: async ({ c, services }) => {
@@ -92,35 +97,26 @@ export const consoleLogoutRoute = defineRoute({
   },
 })
 
-export const consoleMeRoute = defineRoute({
+export const consoleMeRoute = consoleRoute({
   method: 'get',
   path: `${CONSOLE_API}/me`,
   summary: 'The signed-in admin',
-  tags,
-  auth: 'none',
-  app: false,
   response: anything,
   handler: async ({ c }) => ({ admin: consoleAdminOf(c) }),
 })
 
-export const consoleAppsRoute = defineRoute({
+export const consoleAppsRoute = consoleRoute({
   method: 'get',
   path: `${CONSOLE_API}/apps`,
   summary: 'Every app',
-  tags,
-  auth: 'none',
-  app: false,
   response: anything,
   handler: async ({ services }) => ({ apps: (await listApps(services.db)).map(appSummary) }),
 })
 
-export const consoleAppCreateRoute = defineRoute({
+export const consoleAppCreateRoute = consoleRoute({
   method: 'post',
   path: `${CONSOLE_API}/apps`,
   summary: 'Create an app (as `latchkey apps create`; its secret is not shown: apps secret create)',
-  tags,
-  auth: 'none',
-  app: false,
   body: z.strictObject({
     name: z.string().trim().min(1).max(200),
     origins: z.array(z.string().min(1).max(2048)).min(1).max(50),
@@ -133,13 +129,10 @@ export const consoleAppCreateRoute = defineRoute({
   },
 })
 
-export const consoleAppRoute = defineRoute({
+export const consoleAppRoute = consoleRoute({
   method: 'get',
   path: APP,
   summary: 'One app and its settings (as `latchkey apps settings ID` prints them)',
-  tags,
-  auth: 'none',
-  app: false,
   response: anything,
   handler: async ({ c, services }) => {
     const app = await appOf(services, c.req.param('app_id'))
@@ -147,14 +140,11 @@ export const consoleAppRoute = defineRoute({
   },
 })
 
-export const consoleAppSettingsRoute = defineRoute({
+export const consoleAppSettingsRoute = consoleRoute({
   method: 'post',
   path: `${APP}/settings`,
   summary:
     'Merge settings into the app (as `latchkey apps settings ID --set JSON`; null removes a key)',
-  tags,
-  auth: 'none',
-  app: false,
   body: z.strictObject({ settings: anything }),
   response: anything,
   handler: async ({ c, services, body }) => {
@@ -167,13 +157,10 @@ export const consoleAppSettingsRoute = defineRoute({
   },
 })
 
-export const consoleUsersRoute = defineRoute({
+export const consoleUsersRoute = consoleRoute({
   method: 'get',
   path: `${APP}/users`,
   summary: "Find the app's users by user id, email, phone number or wallet address",
-  tags,
-  auth: 'none',
-  app: false,
   query: z.strictObject({ q: z.string().max(512).optional() }),
   response: anything,
   handler: async ({ c, services, query }) => {
@@ -182,13 +169,10 @@ export const consoleUsersRoute = defineRoute({
   },
 })
 
-export const consoleUserRoute = defineRoute({
+export const consoleUserRoute = consoleRoute({
   method: 'get',
   path: USER,
   summary: 'One user: linked accounts, wallets (addresses only), MFA methods, sessions',
-  tags,
-  auth: 'none',
-  app: false,
   response: anything,
   handler: async ({ c, services }) => {
     const app = await appOf(services, c.req.param('app_id'))
@@ -197,13 +181,10 @@ export const consoleUserRoute = defineRoute({
   },
 })
 
-export const consoleRevokeSessionsRoute = defineRoute({
+export const consoleRevokeSessionsRoute = consoleRoute({
   method: 'post',
   path: `${USER}/revoke-sessions`,
   summary: 'End every live session of the user (their tokens are refused at once)',
-  tags,
-  auth: 'none',
-  app: false,
   body: noBody,
   response: anything,
   handler: async ({ c, services }) => {
@@ -213,13 +194,10 @@ export const consoleRevokeSessionsRoute = defineRoute({
   },
 })
 
-export const consoleDeleteUserRoute = defineRoute({
+export const consoleDeleteUserRoute = consoleRoute({
   method: 'post',
   path: `${USER}/delete`,
   summary: 'Delete the user, as `latchkey users delete --yes` does',
-  tags,
-  auth: 'none',
-  app: false,
   body: noBody,
   response: anything,
   handler: async ({ c, services }) => {
