@@ -1,5 +1,5 @@
 import type { RecoveryMethod, UserWire } from '@latchkey/protocol'
-import { type Kysely, PostgresAdapter, type Selectable, sql } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import { precompile } from '../db/precompiled.ts'
 import type { Database, LinkedAccountsTable, UsersTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
@@ -10,9 +10,6 @@ import { userWireFromRows } from '../users/service.ts'
 // the user: on PostgreSQL every statement is a socket write and a wait, and
 // those cost more server CPU than the work itself. SQLite keeps the
 // transaction of rotate.ts (in-process, cheap; no data-modifying CTEs).
-
-export const isPostgres = (db: Kysely<Database>): boolean =>
-  db.getExecutor().adapter instanceof PostgresAdapter
 
 interface FirstUseRow {
   session_id: string

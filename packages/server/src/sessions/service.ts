@@ -27,16 +27,18 @@ function newSession(services: Services, appId: string) {
   const sessionId = newId()
   const refreshToken = newSecret()
   const expiresAt = now + services.config.sessions.absoluteLifetimeMs
+  const refreshTokenHash = sha256(refreshToken)
   return {
     sessionId,
     refreshToken,
+    row: { id: sessionId, refreshTokenHash, expiresAt },
     async write(tx: Transaction<Database>, userId: string): Promise<void> {
       await insertSession.execute(tx, { id: sessionId, appId, userId, now, expiresAt })
-      await insertRefreshToken.execute(tx, { hash: sha256(refreshToken), sessionId, now })
+      await insertRefreshToken.execute(tx, { hash: refreshTokenHash, sessionId, now })
     },
     writeSync(db: Kysely<Database>, handle: SqliteHandle, userId: string): void {
       insertSession.rowsSync(db, handle, { id: sessionId, appId, userId, now, expiresAt })
-      insertRefreshToken.rowsSync(db, handle, { hash: sha256(refreshToken), sessionId, now })
+      insertRefreshToken.rowsSync(db, handle, { hash: refreshTokenHash, sessionId, now })
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { LinkedAccountWire, RecoveryMethod, UserWire } from '@latchkey/protocol'
 import type { Kysely, Selectable, Transaction } from 'kysely'
+import { isPostgres } from '../db/dialect.ts'
 import {
   CONNECTION_BUSY,
   inGroupCommit,
@@ -18,6 +19,7 @@ import {
   WALLET_ACCOUNT_TYPE,
 } from './accounts-wire.ts'
 import { assertSignUpAllowed, assertSignUpAllowedSync } from './sign-up.ts'
+import { type FirstSessionRow, signUpOnPostgres } from './sign-up-pg.ts'
 import {
   accountByIdentity,
   insertLinkedAccount,
@@ -254,6 +256,11 @@ export async function createUser(
   const user = { id: userId, app_id: appId, created_at: now, has_accepted_terms: 0, is_guest: 0 }
   const row = accountRow(appId, userId, account, now)
   const made = { userId, user: toUserWire(user, [], [row]) }
+  // PostgreSQL: one statement when the app has no sign-up gate (sign-up-pg.ts).
+  if (isPostgres(db) && !db.isTransaction) {
+    const rows = { user, account: row, session: within?.row, event: { user: made.user } }
+    if (await signUpOnPostgres(db, rows)) return made
+  }
   // SQLite: synchronously, sharing a commit with the sign-ups and refreshes of this turn.
   const handle = sqliteHandleOf(db)
   if (handle) {
@@ -279,6 +286,8 @@ export async function createUser(
 
 /** Rows written with a new user, in its transaction (a sign-up's first session). */
 export interface WrittenWithUser {
+  /** The session's row, for the one-statement sign-up on PostgreSQL (sign-up-pg.ts). */
+  row: FirstSessionRow
   write(tx: Transaction<Database>, userId: string): Promise<void>
   /** The same, synchronously on SQLite's connection (db/sqlite-sync.ts). */
   writeSync(db: Kysely<Database>, handle: SqliteHandle, userId: string): void

@@ -1,5 +1,6 @@
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
 import type { AppSettings } from '../apps/settings.ts'
+import { isPostgres } from '../db/dialect.ts'
 import type { SqliteHandle } from '../db/sqlite-sync.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
@@ -36,8 +37,6 @@ export async function assertSignUpAllowed(
   const locked = isPostgres(tx) ? await settingsOf(tx, appId, true) : settings
   await assertUnderUserLimit(tx, appId, locked.max_users)
 }
-
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter
 
 async function settingsOf(
   tx: Transaction<Database>,

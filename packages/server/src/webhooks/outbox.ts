@@ -51,6 +51,10 @@ export async function subscribedEndpoints(
   return subscribed(await enabledEndpoints.rows(db, { appId }), type)
 }
 
+/** An event's request body (Standard Webhooks: type, data, timestamp); fixed when queued. */
+export const webhookPayload = (type: WebhookEventType, data: unknown, now: number): string =>
+  JSON.stringify({ type, data, timestamp: new Date(now).toISOString() })
+
 /** The outbox rows of one event, one per endpoint, due now. */
 function outboxRows(
   endpoints: Array<{ id: string }>,
@@ -59,7 +63,7 @@ function outboxRows(
   data: unknown,
   now: number,
 ): Insertable<WebhookOutboxTable>[] {
-  const payload = JSON.stringify({ type, data, timestamp: new Date(now).toISOString() })
+  const payload = webhookPayload(type, data, now)
   return endpoints.map((endpoint) => ({
     id: newMessageId(),
     endpoint_id: endpoint.id,
