@@ -1,9 +1,6 @@
-import {
-  type ErrorCode,
-  errorMessages,
-  type UserMessage,
-  userMessageLine,
-} from '@latchkey/protocol/errors'
+import { userMessageLine } from '@latchkey/protocol/error-basics'
+import type { ErrorCode, UserMessage } from '@latchkey/protocol/errors'
+import { loadErrorMessages, loadedErrorMessages } from './error-messages.ts'
 
 export interface LatchkeyErrorOptions {
   /** Extra technical detail, for logs and developers; never shown as the user message. */
@@ -26,6 +23,10 @@ export interface LatchkeyErrorOptions {
  * the server's message where the spec says so); `shortMessage` is what the
  * server or the client said.
  *
+ * Both wordings come from the catalogue, which is not part of the SDK's first
+ * load (error-messages.ts): an error made before it arrived reads its code
+ * until then (errors from the server and the enclave wait for it).
+ *
  * @example
  * try { await flow.submitCode(code) } catch (error) {
  *   if (error instanceof LatchkeyError && error.code === 'INVALID_CODE') …
@@ -34,7 +35,7 @@ export interface LatchkeyErrorOptions {
 export class LatchkeyError extends Error {
   override name = 'LatchkeyError' as const
   readonly code: ErrorCode
-  readonly shortMessage: string
+  readonly #shortMessage: string | undefined
   readonly details: unknown
   readonly status: number | undefined
   /**
@@ -52,14 +53,24 @@ export class LatchkeyError extends Error {
   readonly serverMessage: string | undefined
 
   constructor(code: ErrorCode, shortMessage?: string, options: LatchkeyErrorOptions = {}) {
-    const message = shortMessage ?? errorMessages[code]?.title ?? code
+    const message = shortMessage ?? loadedErrorMessages()?.[code]?.title
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
-    this.shortMessage = message
+    this.#shortMessage = message
+    if (message === undefined) {
+      // The catalogue has not arrived: read the wording when asked, and fetch it.
+      Object.defineProperty(this, 'message', { get: () => this.shortMessage, configurable: true })
+      loadErrorMessages().catch(() => {})
+    }
     this.details = options.details
     this.status = options.status
     this.retryAfter = options.retryAfter
     this.serverMessage = options.serverMessage?.trim() || undefined
+  }
+
+  /** What the server or the client said: the catalogue's title for the code unless given. */
+  get shortMessage(): string {
+    return this.#shortMessage ?? loadedErrorMessages()?.[this.code]?.title ?? this.code
   }
 
   /**
@@ -67,7 +78,9 @@ export class LatchkeyError extends Error {
    * when it carries one for the user (`serverMessage`), else the catalogue's.
    */
   get userMessage(): UserMessage {
-    const entry = errorMessages[this.code] ?? errorMessages.INTERNAL_ERROR
+    const catalogue = loadedErrorMessages()
+    const entry = catalogue?.[this.code] ??
+      catalogue?.INTERNAL_ERROR ?? { title: this.shortMessage }
     if (this.serverMessage === undefined) return entry
     return entry.retryable
       ? { title: this.serverMessage, retryable: true }

@@ -7,7 +7,8 @@ import {
   CLIENT_VERSION,
   Header,
 } from '@latchkey/protocol/constants'
-import { ErrorCode, errorMessages } from '@latchkey/protocol/errors'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import { type ErrorMessages, isKnownCode, loadErrorMessages } from './error-messages.ts'
 import { LatchkeyError } from './errors.ts'
 
 export interface HttpClientOptions {
@@ -41,8 +42,6 @@ export interface RequestOptions {
 export interface HttpClient {
   request<T>(path: string, options?: RequestOptions): Promise<T>
 }
-
-const knownCodes = new Set<string>(Object.values(ErrorCode))
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
@@ -157,8 +156,10 @@ async function toHttpError(response: Response): Promise<LatchkeyError> {
     body = undefined
   }
   const message = typeof body?.message === 'string' ? body.message : undefined
-  const known = typeof body?.code === 'string' && knownCodes.has(body.code)
-  const code = known
+  // The catalogue knows every code of this client (error-messages.ts).
+  const catalogue = await loadErrorMessages().catch(() => undefined)
+  const known = catalogue !== undefined && isKnownCode(catalogue, body?.code)
+  const code: ErrorCode = known
     ? (body?.code as ErrorCode)
     : response.status === 429
       ? 'TOO_MANY_REQUESTS'
@@ -169,7 +170,9 @@ async function toHttpError(response: Response): Promise<LatchkeyError> {
     status: response.status,
     details: body?.details,
     retryAfter: retryAfterOf(response, body?.retry_after),
-    serverMessage: showsServerMessage(response.status, known ? code : null) ? message : undefined,
+    serverMessage: showsServerMessage(catalogue, response.status, known ? code : null)
+      ? message
+      : undefined,
   })
 }
 
@@ -180,7 +183,11 @@ async function toHttpError(response: Response): Promise<LatchkeyError> {
  * code is one this client does not know (a newer server's): never the
  * catch-all 'Something went wrong' for a refusal the server explained.
  */
-function showsServerMessage(status: number, knownCode: ErrorCode | null): boolean {
+function showsServerMessage(
+  catalogue: ErrorMessages | undefined,
+  status: number,
+  knownCode: ErrorCode | null,
+): boolean {
   if (status !== 400 && status !== 422) return false
-  return knownCode === null || errorMessages[knownCode].fromServer === true
+  return knownCode === null || catalogue?.[knownCode].fromServer === true
 }

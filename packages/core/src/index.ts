@@ -43,6 +43,12 @@ export {
   type EnclaveRequestOptions,
   type KeyThumbprintOptions,
 } from './enclave/bridge.ts'
+export {
+  type ErrorMessages,
+  loadErrorMessages,
+  loadedErrorMessages,
+  registerErrorMessages,
+} from './error-messages.ts'
 export { LatchkeyError, type LatchkeyErrorOptions, toLatchkeyError } from './errors.ts'
 export {
   type FarcasterSigner,

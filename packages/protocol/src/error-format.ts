@@ -22,15 +22,6 @@ export function formatUserMessage(
   }
 }
 
-/**
- * A message as one line, for an inline alert: the title, then the detail
- * ("You can't remove your only login method. Link another login method first.").
- */
-export function userMessageLine({ title, detail }: UserMessage): string {
-  if (!detail) return title
-  return `${/[.!?]$/.test(title) ? title : `${title}.`} ${detail}`
-}
-
 /** Fallback wording for code errors other than a wrong code (spec 01 §8). */
 export const ISSUE_VERIFYING_CODE = 'Issue verifying code'
 

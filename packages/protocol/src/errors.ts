@@ -5,28 +5,11 @@
  */
 import type { ErrorCode } from './error-codes.ts'
 
+export * from './error-basics.ts'
 // The user-facing catalogue keyed by these codes (errorMessages, formatUserMessage…).
 export * from './error-catalogue.ts'
 export { ErrorCode } from './error-codes.ts'
 export * from './error-format.ts'
-
-/**
- * EIP-1193 errors a wallet screen raises itself (spec 03 §8): closing it
- * without signing is the user's rejection, code 4001.
- */
-export const providerErrors = {
-  userRejectedRequest: { code: 4001, message: 'The user rejected the request.' },
-  unauthorized: {
-    code: 4100,
-    message: 'The requested method and/or account has not been authorized by the user.',
-  },
-  unsupportedMethod: { code: 4200, message: 'The Provider does not support the requested method.' },
-  disconnected: { code: 4900, message: 'Disconnected' },
-  chainDisconnected: { code: 4901, message: 'Unsupported chainId' },
-  unrecognizedChain: { code: 4902, message: 'Unrecognized chain ID.' },
-  resourceUnavailable: { code: -32002, message: 'Request already pending.' },
-  internal: { code: -32603, message: 'Internal error.' },
-} as const
 
 /** HTTP status the server answers with for each server-side code. */
 export const errorStatus: Partial<Record<ErrorCode, number>> = {

@@ -1,6 +1,6 @@
 import { type LatchkeyClient, LatchkeyError, ProviderRpcError } from '@latchkey/core'
 import type { ConnectedExternalWallet } from '@latchkey/core/external'
-import { providerErrors } from '@latchkey/protocol/errors'
+import { providerErrors } from '@latchkey/protocol/error-basics'
 import type { LatchkeyConfig } from './config.ts'
 import { createExternalWalletsHandle } from './external-wallets.ts'
 import type { LatchkeyInstance, LoginEvent, LoginOptions, UiState } from './instance.ts'

@@ -3,7 +3,8 @@ import {
   ENCLAVE_INIT_TIMEOUT_MS,
   ENCLAVE_READY_EVENT,
 } from '@latchkey/protocol/constants'
-import { ErrorCode } from '@latchkey/protocol/errors'
+import type { ErrorCode } from '@latchkey/protocol/errors'
+import { isKnownCode, loadErrorMessages } from '../error-messages.ts'
 import { LatchkeyError } from '../errors.ts'
 
 /** The slice of `window` the bridge uses (injectable for tests). */
@@ -59,7 +60,6 @@ export interface EnclaveBridge {
 /** An RFC 7638 SHA-256 thumbprint: 32 bytes, base64url without padding. */
 const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/
 
-const knownCodes = new Set<string>(Object.values(ErrorCode))
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /**
@@ -147,7 +147,7 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
     const waiter = pending.get(message.id)
     if (!waiter) return
     pending.delete(message.id)
-    if (message.event.endsWith(':error')) waiter.reject(toEnclaveError(message.error))
+    if (message.event.endsWith(':error')) toEnclaveError(message.error).then(waiter.reject)
     else if (message.event.endsWith(':result')) waiter.resolve(message.data)
     else
       waiter.reject(new LatchkeyError('INTERNAL_ERROR', 'Unexpected answer from the wallet proxy'))
@@ -219,7 +219,8 @@ export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridg
   }
 }
 
-function toEnclaveError(error: unknown): LatchkeyError {
+/** The enclave's error as a LatchkeyError, once the catalogue (which knows the codes) is here. */
+async function toEnclaveError(error: unknown): Promise<LatchkeyError> {
   const {
     code,
     message,
@@ -229,8 +230,8 @@ function toEnclaveError(error: unknown): LatchkeyError {
     message?: unknown
     retry_after?: unknown
   }
-  const known =
-    typeof code === 'string' && knownCodes.has(code) ? (code as ErrorCode) : 'INTERNAL_ERROR'
+  const catalogue = await loadErrorMessages().catch(() => undefined)
+  const known: ErrorCode = catalogue && isKnownCode(catalogue, code) ? code : 'INTERNAL_ERROR'
   // The server's `retry_after` (MFA_MAX_ATTEMPTS, a 429), passed on by the enclave.
   return new LatchkeyError(known, typeof message === 'string' ? message : undefined, {
     details: error,

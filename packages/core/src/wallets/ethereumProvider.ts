@@ -1,4 +1,4 @@
-import { providerErrors } from '@latchkey/protocol/errors'
+import { providerErrors } from '@latchkey/protocol/error-basics'
 import type { Chain, Hex } from 'viem'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
