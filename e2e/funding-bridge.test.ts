@@ -139,6 +139,10 @@ describe('Ethereum → Solana: SOL bridged from the injected Ethereum wallet on 
     expect(await option.textContent()).toContain(
       `Pay ${quote.details.currencyIn.amountFormatted} ETH · balance`,
     )
+    // A list of buttons, drawn without list bullets.
+    expect(
+      await option.evaluate((el) => getComputedStyle(el.closest('li') ?? el).listStyleType),
+    ).toBe('none')
     const sends = wallet.requests.filter((r) => r.method === 'eth_sendTransaction').length
     await option.click()
     // The deposit: sent by the wallet, mined on Anvil; then the bridge is followed.
@@ -180,10 +184,13 @@ describe('Ethereum → Solana: SOL bridged from the injected Ethereum wallet on 
     // then done: the screen stays on 'Bridging to Solana' until success.
     await expect.poll(() => statusReads(hash), { timeout: 15_000 }).toBeGreaterThan(0)
     await relayReports(hash, ['pending', 'success'])
+    // The spec's line: 'Success!' as the title, the rest under it.
+    await dialog.getByRole('heading', { name: 'Success!' }).waitFor({ timeout: 15_000 })
     const success = dialog.getByText(
-      'Success! You’ve successfully added 0.5 SOL to your E2E Bridge wallet. It may take a minute before the funds are available to use.',
+      'You’ve successfully added 0.5 SOL to your E2E Bridge wallet. It may take a minute before the funds are available to use.',
+      { exact: true },
     )
-    await success.waitFor({ timeout: 15_000 })
+    await success.waitFor()
     const shownAt = Date.now()
     // The 'pending' read came before the success one.
     expect(await statusReads(hash)).toBeGreaterThanOrEqual(3)
@@ -300,10 +307,12 @@ describe('Solana → Ethereum: ETH bridged from the injected Solana wallet on th
       )
       .toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/)
     await relayReports(signature, ['pending', 'success'])
+    await dialog.getByRole('heading', { name: 'Success!' }).waitFor({ timeout: 15_000 })
     const success = dialog.getByText(
-      'Success! You’ve successfully added 0.000000002 ETH to your E2E Bridge wallet. It may take a minute before the funds are available to use.',
+      'You’ve successfully added 0.000000002 ETH to your E2E Bridge wallet. It may take a minute before the funds are available to use.',
+      { exact: true },
     )
-    await success.waitFor({ timeout: 15_000 })
+    await success.waitFor()
     const shownAt = Date.now()
     await dialog.waitFor({ state: 'detached', timeout: 10_000 })
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(3_000)

@@ -101,7 +101,7 @@ export function BridgeFlow<W extends SourceWallet>({
         subtitle={`${amount} ${direction.symbol} to your wallet on ${request.network}, from ${shortHex(step.wallet.address)}.`}
         onBack={() => setStep({ name: 'amount', wallet: step.wallet })}
       >
-        <ul className="lk-options">
+        <ul className="lk-options lk-fund-options">
           {step.options.map((option) => (
             <li key={option.chainId}>
               <button

@@ -16,6 +16,15 @@ import { TransferFromWalletScreen } from './TransferFromWalletScreen.tsx'
 /** Spec 03 §9: funding success closes after 4 s. */
 export const FUNDING_SUCCESS_CLOSE_MS = 4_000
 
+/**
+ * The success screen's text under its 'Success!' title. The spec's bridge line
+ * starts with 'Success!' itself ('Success! You’ve successfully added…'): the
+ * title says it, so the text below does not say it twice.
+ */
+export function successText(line: string): string {
+  return line.startsWith('Success! ') ? line.slice('Success! '.length) : line
+}
+
 /** The popup the providers open in (spec 03 §9: 440 x 680, as cross-app). */
 const POPUP_FEATURES = 'width=440,height=680'
 
@@ -197,8 +206,9 @@ export default function FundWalletScreen({ request, onFunded, onClose }: FundWal
       <ScreenLayout
         title="Success!"
         subtitle={
-          view.line ??
-          `You've added ${view.amount} ${token.symbol} to your wallet. It may take a minute before the funds are available to use.`
+          view.line
+            ? successText(view.line)
+            : `You've added ${view.amount} ${token.symbol} to your wallet. It may take a minute before the funds are available to use.`
         }
         media={
           <StatusIcon tone="success">

@@ -76,7 +76,7 @@ export function WalletPicker({ request, chainType, onPick, onError }: WalletPick
   }
 
   return (
-    <div className="lk-stack lk-wallet-list">
+    <div className="lk-stack lk-wallet-list lk-fund-wallets">
       {!manager && !failed && <Spinner label="Loading wallets" />}
       <ul className="lk-options">
         {wallets.map((wallet) => (
