@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type MessageTarget, waitForCrossAppMessage } from './popup.ts'
+import { type MessageTarget, openCrossAppPopup, waitForCrossAppMessage } from './popup.ts'
 
 const PROVIDER = 'http://provider.test'
 
@@ -109,5 +109,34 @@ describe('waitForCrossAppMessage', () => {
       code: 'CROSS_APP_READ_ONLY',
     })
     await expect(answer).rejects.toMatchObject({ code: 'CROSS_APP_READ_ONLY' })
+  })
+})
+
+describe('openCrossAppPopup', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('opens a blank 440x680 popup (spec 03 §7, §9), centred on the window', () => {
+    const open = vi.fn(() => ({ closed: false }))
+    vi.stubGlobal('open', open)
+    vi.stubGlobal('screenX', 100)
+    vi.stubGlobal('screenY', 50)
+    vi.stubGlobal('outerWidth', 1440)
+    vi.stubGlobal('outerHeight', 900)
+    expect(openCrossAppPopup()).toEqual({ closed: false })
+    expect(open).toHaveBeenCalledWith(
+      'about:blank',
+      'latchkey-cross-app',
+      'popup=yes,width=440,height=680,left=600,top=160',
+    )
+  })
+
+  it('is null when the browser blocks it', () => {
+    vi.stubGlobal(
+      'open',
+      vi.fn(() => null),
+    )
+    expect(openCrossAppPopup()).toBeNull()
   })
 })

@@ -198,9 +198,13 @@ export type WalletRpcResponse = z.infer<typeof walletRpcResponseSchema>
 // ---------------------------------------------------------------------------
 // The audit log: `GET /api/v1/embedded_wallets/delegated_actions` (the user).
 
-export const delegatedActionOutcomeSchema = z.enum(['signed', 'refused'])
+/**
+ * `pending`: a transaction under the app's daily cap whose value is reserved
+ * while it is signed (or whose signing was cut short: it keeps counting).
+ */
+export const delegatedActionOutcomeSchema = z.enum(['signed', 'refused', 'pending'])
 
-/** One server-side signature attempt with a delegated wallet (signed or refused). */
+/** One server-side signature attempt with a delegated wallet (signed, refused or pending). */
 export const delegatedActionSchema = z.object({
   id: z.string(),
   address: z.string(),

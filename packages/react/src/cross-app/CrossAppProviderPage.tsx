@@ -13,10 +13,12 @@ import type { CrossAppRequester } from '@latchkey/protocol/schemas'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useLatchkeyInstance, useUiState } from '../context.ts'
 import { useLogin } from '../hooks/useLogin.ts'
+import { useResolvedConfig } from '../hooks/useResolvedConfig.ts'
 import { useSendTransaction } from '../hooks/useSendTransaction.ts'
 import { useSession } from '../hooks/useSession.ts'
 import { useSignMessage } from '../hooks/useSignMessage.ts'
 import { useSignTypedData } from '../hooks/useSignTypedData.ts'
+import { themeProps } from '../modal/theme.ts'
 import { addressOf, runCrossAppRequest } from './run-request.ts'
 
 export interface CrossAppProviderPageProps {
@@ -62,6 +64,7 @@ export function CrossAppProviderPage({ search, onAnswered }: CrossAppProviderPag
   const { client } = instance
   const session = useSession(client)
   const appName = useUiState(instance).appConfig?.name ?? 'app'
+  const config = useResolvedConfig(instance)
   const { login } = useLogin()
   const { signMessage } = useSignMessage()
   const { signTypedData } = useSignTypedData()
@@ -92,6 +95,12 @@ export function CrossAppProviderPage({ search, onAnswered }: CrossAppProviderPag
     setView({ status: 'failed', message: formatUserMessage(error.code, { app: appName }).title })
     if (confirmed.current) postCrossAppAnswer(req, { result: 'error', code: error.code })
   }
+
+  // The modal's look (its lazy stylesheet), only on a page load with a request.
+  useEffect(() => {
+    if (!request) return
+    void import('./provider-page-styles.ts').then((m) => m.injectCrossAppPageStyles())
+  }, [request])
 
   // Not logged in to this app: its own login modal, once by itself.
   useEffect(() => {
@@ -141,34 +150,57 @@ export function CrossAppProviderPage({ search, onAnswered }: CrossAppProviderPag
     }
   }
   return (
-    <section className="lk-cross-app-page" aria-live="polite" data-testid="lk-cross-app-page">
-      {view.status === 'login' && (
-        <div>
-          <p>Log in to continue.</p>
-          <button type="button" onClick={() => login()}>
-            Log in
-          </button>
-        </div>
-      )}
-      {view.status === 'loading' && <p>Loading…</p>}
-      {view.status === 'consent' && (
-        <div>
-          {view.requester.logo_url && (
-            <img src={view.requester.logo_url} alt="" width={48} height={48} />
-          )}
-          <h2>{view.requester.name} wants to connect to your account</h2>
-          <p>It will see your account id and wallet addresses, and may ask you to sign.</p>
-          <button type="button" onClick={() => void accept()}>
-            Accept
-          </button>
-          <button type="button" onClick={() => answer(request, { result: 'rejected' })}>
-            Decline
-          </button>
-        </div>
-      )}
-      {view.status === 'signing' && <p>{view.requester.name} asks for your signature.</p>}
-      {view.status === 'done' && <p>Done. You can close this window.</p>}
-      {view.status === 'failed' && <p role="alert">{view.message}</p>}
+    <section
+      className="lk-root lk-cross-app-page"
+      {...themeProps(config)}
+      aria-live="polite"
+      data-testid="lk-cross-app-page"
+    >
+      <div className="lk-cross-app-card">
+        {view.status === 'login' && (
+          <>
+            <p className="lk-subtitle">Log in to continue.</p>
+            <div className="lk-actions">
+              <button type="button" className="lk-btn lk-btn-primary" onClick={() => login()}>
+                Log in
+              </button>
+            </div>
+          </>
+        )}
+        {view.status === 'loading' && <p className="lk-subtitle">Loading…</p>}
+        {view.status === 'consent' && (
+          <>
+            {view.requester.logo_url && (
+              <img className="lk-cross-app-logo" src={view.requester.logo_url} alt="" />
+            )}
+            <h2 className="lk-title">{view.requester.name} wants to connect to your account</h2>
+            <p className="lk-subtitle">
+              It will see your account id and wallet addresses, and may ask you to sign.
+            </p>
+            <div className="lk-actions">
+              <button type="button" className="lk-btn lk-btn-primary" onClick={() => void accept()}>
+                Accept
+              </button>
+              <button
+                type="button"
+                className="lk-btn lk-btn-secondary"
+                onClick={() => answer(request, { result: 'rejected' })}
+              >
+                Decline
+              </button>
+            </div>
+          </>
+        )}
+        {view.status === 'signing' && (
+          <p className="lk-subtitle">{view.requester.name} asks for your signature.</p>
+        )}
+        {view.status === 'done' && <p className="lk-subtitle">Done. You can close this window.</p>}
+        {view.status === 'failed' && (
+          <p className="lk-alert" role="alert">
+            {view.message}
+          </p>
+        )}
+      </div>
     </section>
   )
 }

@@ -6,6 +6,7 @@ import { delegate, rpc, userWithRealWallet, walletIdOf } from './testing.ts'
 // `latchkey apps delegation-policy set|show|clear`: the operator opts the app
 // in to delegated actions and bounds them; a running server applies the
 // policy at the next request; malformed flags are refused with a message.
+const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
 let t: TestInstance
 let walletId: string
 beforeAll(async () => {
@@ -46,7 +47,8 @@ it('set stores the policy and the server applies it', async () => {
     '--chains',
     'eip155:31337,eip155:8453',
     '--contracts',
-    '0x1111111111111111111111111111111111111111',
+    // An Ethereum address (lowercased) and a Solana program id (base58: case kept).
+    `0x${'A'.repeat(40)},${TOKEN_PROGRAM}`,
     '--methods',
     'personal_sign,eth_sendTransaction',
     '--max-value-per-tx',
@@ -58,7 +60,7 @@ it('set stores the policy and the server applies it', async () => {
   const shown = await cli('apps', 'delegation-policy', 'show', t.app.id, '--json')
   expect(JSON.parse(shown.out)).toEqual({
     chains: ['eip155:31337', 'eip155:8453'],
-    contracts: ['0x1111111111111111111111111111111111111111'],
+    contracts: [`0x${'a'.repeat(40)}`, TOKEN_PROGRAM],
     methods: ['personal_sign', 'eth_sendTransaction'],
     max_value_per_tx: '1000',
     max_value_per_day: '5000',
@@ -70,6 +72,7 @@ it('refuses malformed flags and an unknown app', async () => {
   for (const argv of [
     ['--chains', 'mainnet'],
     ['--contracts', '0x12'],
+    ['--contracts', 'Tokenkeg0O'],
     ['--methods', 'eth_sign'],
     ['--max-value-per-tx', '1.5'],
   ]) {

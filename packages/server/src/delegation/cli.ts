@@ -1,7 +1,9 @@
 import { walletRpcMethods } from '@latchkey/protocol'
+import { base58 } from '@scure/base'
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/types.ts'
 import {
+  canonicalContract,
   clearDelegationPolicy,
   type DelegationPolicy,
   getDelegationPolicy,
@@ -24,7 +26,7 @@ export const DELEGATION_POLICY_COMMANDS = [
     path: ['apps', 'delegation-policy', 'set'],
     args: ['ID'],
     synopsis:
-      'ID [--chains C,…] [--contracts 0x…,…] [--methods M,…] [--max-value-per-tx WEI] [--max-value-per-day WEI]',
+      'ID [--chains C,…] [--contracts A,…] [--methods M,…] [--max-value-per-tx WEI] [--max-value-per-day WEI]',
     summary: "set (replace) the app's delegation policy; a flag left out does not limit",
     flags: {
       chains: {
@@ -34,8 +36,8 @@ export const DELEGATION_POLICY_COMMANDS = [
       },
       contracts: {
         type: 'string',
-        value: '0x…,…',
-        help: 'addresses Ethereum transactions may go to, comma-separated',
+        value: 'A,…',
+        help: 'addresses Ethereum transactions may go to (0x…) and programs Solana transactions may invoke (base58), comma-separated',
       },
       methods: {
         type: 'string',
@@ -88,6 +90,15 @@ const splitList = (value: unknown) =>
         .filter(Boolean)
     : null
 
+/** A base58 string of 32 bytes (a Solana public key). */
+function isSolanaProgramId(text: string): boolean {
+  try {
+    return base58.decode(text).length === 32
+  } catch {
+    return false
+  }
+}
+
 /** The policy the flags describe; throws with a message for a malformed one. */
 export function policyFromFlags(values: Record<string, unknown>): DelegationPolicy {
   const chains = splitList(values.chains)
@@ -96,8 +107,8 @@ export function policyFromFlags(values: Record<string, unknown>): DelegationPoli
       throw new Error(`--chains: ${chain} is not a CAIP-2 chain id (eip155:8453)`)
   const contracts = splitList(values.contracts)
   for (const contract of contracts ?? [])
-    if (!/^0x[0-9a-fA-F]{40}$/.test(contract))
-      throw new Error(`--contracts: ${contract} is not an address`)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(contract) && !isSolanaProgramId(contract))
+      throw new Error(`--contracts: ${contract} is not an address or a Solana program id`)
   const methods = splitList(values.methods)
   for (const method of methods ?? [])
     if (!(walletRpcMethods as readonly string[]).includes(method))
@@ -111,7 +122,7 @@ export function policyFromFlags(values: Record<string, unknown>): DelegationPoli
   }
   return {
     chains,
-    contracts: contracts?.map((c) => c.toLowerCase()) ?? null,
+    contracts: contracts?.map(canonicalContract) ?? null,
     methods: methods as DelegationPolicy['methods'],
     maxValuePerTx: wei('max-value-per-tx'),
     maxValuePerDay: wei('max-value-per-day'),

@@ -16,14 +16,22 @@ import { ApiError } from '../errors.ts'
 export interface DelegationPolicy {
   /** CAIP-2 chains (`eip155:1`); null: any. */
   chains: string[] | null
-  /** Lowercase `to` addresses of Ethereum transactions; null: any. */
+  /**
+   * What transactions may call; null: any. Ethereum: lowercase `to`
+   * addresses. Solana: program ids (base58, case kept), every program the
+   * transaction's instructions invoke must be listed.
+   */
   contracts: string[] | null
   methods: WalletRpcMethod[] | null
   /** Wei; null: no limit. */
   maxValuePerTx: bigint | null
-  /** Wei, per wallet over the last 24 hours of signed transactions; null: no limit. */
+  /** Wei, per wallet over the last 24 hours of signed (or pending) Ethereum transactions; null: no limit. */
   maxValuePerDay: bigint | null
 }
+
+/** An Ethereum address in lowercase; a Solana program id (base58) as it is. */
+export const canonicalContract = (contract: string) =>
+  contract.startsWith('0x') ? contract.toLowerCase() : contract
 
 /** The window of the daily cap. */
 export const DAILY_WINDOW_MS = 24 * 60 * 60_000
@@ -59,9 +67,7 @@ export async function setDelegationPolicy(
 ): Promise<void> {
   const row = {
     chains: policy.chains ? JSON.stringify(policy.chains) : null,
-    contracts: policy.contracts
-      ? JSON.stringify(policy.contracts.map((address) => address.toLowerCase()))
-      : null,
+    contracts: policy.contracts ? JSON.stringify(policy.contracts.map(canonicalContract)) : null,
     methods: policy.methods ? JSON.stringify(policy.methods) : null,
     max_value_per_tx: policy.maxValuePerTx === null ? null : policy.maxValuePerTx.toString(),
     max_value_per_day: policy.maxValuePerDay === null ? null : policy.maxValuePerDay.toString(),
@@ -89,6 +95,12 @@ export interface PolicyRequest {
   caip2: string | null
   /** Ethereum transactions: the recipient (lowercase). */
   to: string | null
+  /**
+   * What the transaction calls, checked against `contracts`: an Ethereum
+   * transaction's `to` (lowercase), every program a Solana transaction's
+   * instructions invoke (base58). Empty for anything else.
+   */
+  programs: string[]
   /** Ethereum transactions: wei. */
   value: bigint | null
   /** Sends and transaction signatures. */
@@ -102,14 +114,11 @@ const violation = (rule: string, detail: string) =>
 
 /**
  * Throws DELEGATION_POLICY_VIOLATION (details `{ rule }`: policy, method,
- * chain, contract, max_value_per_tx) or DELEGATION_DAILY_CAP_REACHED.
- * `spentToday` is read only when the policy has a daily cap.
+ * chain, contract, max_value_per_tx). The daily cap is not checked here: it
+ * needs the ledger, and is checked where the value is reserved in it
+ * (audit.ts `reserveDailyValue`), with {@link dailyCapFor}.
  */
-export async function checkPolicy(
-  policy: DelegationPolicy | null,
-  request: PolicyRequest,
-  spentToday: () => Promise<bigint>,
-): Promise<void> {
+export function checkPolicy(policy: DelegationPolicy | null, request: PolicyRequest): void {
   if (!policy) throw violation('policy', 'the app has no delegation policy')
   if (policy.methods && !policy.methods.includes(request.method))
     throw violation('method', `method ${request.method} is not allowed`)
@@ -117,20 +126,16 @@ export async function checkPolicy(
     if (request.caip2 === null || !policy.chains.includes(request.caip2))
       throw violation('chain', `chain ${request.caip2 ?? '(none)'} is not allowed`)
   }
-  if (policy.contracts && request.isTransaction && request.to !== null) {
-    if (!policy.contracts.includes(request.to))
-      throw violation('contract', `contract ${request.to} is not allowed`)
+  if (policy.contracts && request.isTransaction) {
+    const outside = request.programs.find((program) => !policy.contracts?.includes(program))
+    if (outside !== undefined) throw violation('contract', `contract ${outside} is not allowed`)
   }
   const value = request.value ?? 0n
   if (policy.maxValuePerTx !== null && value > policy.maxValuePerTx)
     throw violation('max_value_per_tx', `value ${value} is above ${policy.maxValuePerTx} wei`)
-  if (policy.maxValuePerDay !== null && request.isTransaction) {
-    const spent = await spentToday()
-    if (spent + value > policy.maxValuePerDay)
-      throw new ApiError(
-        'DELEGATION_DAILY_CAP_REACHED',
-        `The wallet sent ${spent} wei in the last 24 hours; the app's daily cap is ${policy.maxValuePerDay} wei.`,
-        { rule: 'max_value_per_day' },
-      )
-  }
+}
+
+/** The daily cap (wei) this request counts against; null when none applies. */
+export function dailyCapFor(policy: DelegationPolicy, request: PolicyRequest): bigint | null {
+  return request.isTransaction && request.value !== null ? policy.maxValuePerDay : null
 }

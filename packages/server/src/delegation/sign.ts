@@ -1,5 +1,6 @@
 import type { RpcEthereumTransaction, RpcQuantity } from '@latchkey/protocol'
 import { ed25519 } from '@noble/curves/ed25519.js'
+import { base58 } from '@scure/base'
 import {
   bytesToHex,
   createPublicClient,
@@ -9,6 +10,11 @@ import {
   type TypedDataDefinition,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import {
+  type ParsedSolanaTransaction,
+  parseSolanaTransaction,
+  SolanaTransactionError,
+} from '../auth/siws/transaction.ts'
 import { ApiError } from '../errors.ts'
 
 /*
@@ -154,52 +160,41 @@ export function signSolanaMessage(seed: Uint8Array, message: Uint8Array): Uint8A
   return ed25519.sign(message, seed)
 }
 
-/** Reads Solana's compact-u16 at `offset`: [value, bytes read]. */
-function readCompactU16(bytes: Uint8Array, offset: number): [number, number] {
-  let value = 0
-  for (let i = 0; i < 3; i++) {
-    const byte = bytes[offset + i]
-    if (byte === undefined) throw new ApiError('INVALID_PAYLOAD', 'The transaction is truncated.')
-    value |= (byte & 0x7f) << (7 * i)
-    if ((byte & 0x80) === 0) return [value, i + 1]
-  }
-  throw new ApiError('INVALID_PAYLOAD', 'The transaction is malformed.')
-}
-
 /**
  * Solana `signTransaction`, as the enclave does it (enclave
- * page/sign-transaction.ts): finds the wallet among the message's required
- * signers (legacy or v0), signs the message bytes and puts the signature in
- * the wallet's slot. A transaction the wallet does not sign is refused.
+ * page/sign-transaction.ts): reads the transaction (legacy or v0, with the
+ * server's one wire reader, auth/siws/transaction.ts), finds the wallet among
+ * its required signers, signs the message bytes and puts the signature in the
+ * wallet's slot. A transaction the wallet does not sign is refused.
  */
 export function signSolanaTransaction(
   wire: Uint8Array,
   seed: Uint8Array,
   publicKey: Uint8Array,
 ): Uint8Array {
-  const bad = (message: string) => new ApiError('INVALID_PAYLOAD', message)
-  const [slots, slotsLength] = readCompactU16(wire, 0)
-  const messageStart = slotsLength + 64 * slots
-  if (slots === 0 || wire.length <= messageStart) throw bad('The transaction is malformed.')
-  const message = wire.subarray(messageStart)
-  const prefix = message[0] as number
-  const versioned = (prefix & 0x80) !== 0
-  if (versioned && (prefix & 0x7f) !== 0)
-    throw bad('Only legacy and v0 transactions are supported.')
-  const header = versioned ? 1 : 0
-  const required = message[header] as number
-  if (required !== slots) throw bad('The signature slots do not match the message.')
-  const [keyCount, keyCountLength] = readCompactU16(message, header + 3)
-  const keysStart = header + 3 + keyCountLength
-  if (keyCount < required || message.length < keysStart + 32 * keyCount)
-    throw bad('The transaction is malformed.')
-  let index = -1
-  for (let i = 0; i < required; i++) {
-    const key = message.subarray(keysStart + 32 * i, keysStart + 32 * (i + 1))
-    if (key.every((byte, j) => byte === publicKey[j])) index = i
-  }
-  if (index < 0) throw bad('This wallet is not a signer of the transaction.')
+  const parsed = readSolanaTransaction(wire)
+  const index = parsed.signers.indexOf(base58.encode(publicKey))
+  if (index < 0)
+    throw new ApiError('INVALID_PAYLOAD', 'This wallet is not a signer of the transaction.')
+  // The slots end where the message starts: 64 bytes per signer before it.
+  const slotsStart = wire.length - parsed.message.length - 64 * parsed.signers.length
   const signed = wire.slice()
-  signed.set(ed25519.sign(message, seed), slotsLength + 64 * index)
+  signed.set(ed25519.sign(parsed.message, seed), slotsStart + 64 * index)
   return signed
 }
+
+/** A Solana wire transaction, read; INVALID_PAYLOAD when it is not one. */
+export function readSolanaTransaction(wire: Uint8Array): ParsedSolanaTransaction {
+  try {
+    return parseSolanaTransaction(wire)
+  } catch (cause) {
+    if (cause instanceof SolanaTransactionError)
+      throw new ApiError('INVALID_PAYLOAD', `The transaction is malformed: ${cause.message}.`)
+    throw cause
+  }
+}
+
+/** The programs a Solana transaction's instructions invoke (base58, each once). */
+export const solanaProgramIds = (wire: Uint8Array): string[] => [
+  ...new Set(readSolanaTransaction(wire).instructions.map((i) => i.programId)),
+]

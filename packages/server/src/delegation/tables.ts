@@ -53,7 +53,8 @@ export interface DelegatedActionsTable {
   to_address: string | null
   value: string | null
   result: string | null
-  outcome: 'signed' | 'refused'
+  /** pending: a transaction's value reserved under a daily cap while it is signed (audit.ts). */
+  outcome: 'signed' | 'refused' | 'pending'
   refusal_code: string | null
   created_at: number
 }

@@ -1,6 +1,8 @@
 import { SIGN_IN_NONCE_TTL_MS } from '@latchkey/protocol'
 import type { Kysely } from 'kysely'
+import { CONSOLE_IDLE_MS } from '../console/sessions.ts'
 import type { Database } from '../db/types.ts'
+import { DELEGATED_ACTION_RETENTION_MS } from '../delegation/audit.ts'
 import { KEY_RELEASE_RETENTION_MS } from '../wallets/key-releases.ts'
 
 /** Rows deleted per statement: keeps each delete (and the locks it holds) short. */
@@ -27,6 +29,8 @@ export interface PurgeExpiredOptions {
   sessions?: { idleLifetimeMs: number; accessTokenTtlS: number; refreshOverlapMs: number }
   /** How long a key release (audit row) is kept (default 90 days, wallets/key-releases.ts). */
   keyReleaseRetentionMs?: number
+  /** How long a delegated action (audit row) is kept (default 90 days, delegation/audit.ts). */
+  delegatedActionRetentionMs?: number
 }
 
 /** Rows deleted, per table. */
@@ -50,10 +54,20 @@ export type PurgedTable =
   | 'mfa_factors'
   | 'mfa_verifications'
   | 'mfa_attempts'
+  | 'console_sessions'
+  | 'delegated_actions'
 
 /** Tables with a single-column key and an `expires_at`: the key, and how long a row outlives its expiry. */
 const EXPIRING: ReadonlyArray<{
-  table: Exclude<PurgedTable, 'otp_send_cooldowns' | 'sessions' | 'refresh_tokens' | 'key_releases'>
+  table: Exclude<
+    PurgedTable,
+    | 'otp_send_cooldowns'
+    | 'sessions'
+    | 'refresh_tokens'
+    | 'key_releases'
+    | 'console_sessions'
+    | 'delegated_actions'
+  >
   key: string
   graceMs: number
 }> = [
@@ -85,7 +99,8 @@ const EXPIRING: ReadonlyArray<{
  * or an access token could still use them. A row that is still valid is never
  * deleted; a revoked session stays until its absolute end (a record of the
  * logout or reuse revocation), and a live session keeps its rotated refresh
- * tokens (reuse detection needs them). Returns the count per table.
+ * tokens (reuse detection needs them); console sessions idle 12 h or
+ * whose admin is revoked. Returns the count per table.
  *
  * @example
  * const counts = await purgeExpired(db, Date.now())
@@ -186,6 +201,53 @@ export async function purgeExpired(
           .selectFrom('key_releases')
           .select('id')
           .where('created_at', '<=', releasesEnd)
+          .limit(batchSize),
+      )
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  })
+
+  // The log of delegated actions (delegation/audit.ts), likewise.
+  const delegatedEnd = now - (options.delegatedActionRetentionMs ?? DELEGATED_ACTION_RETENTION_MS)
+  counts.delegated_actions = await inBatches(batchSize, async () => {
+    const result = await db
+      .deleteFrom('delegated_actions')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('delegated_actions')
+          .select('id')
+          .where('created_at', '<=', delegatedEnd)
+          .limit(batchSize),
+      )
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  })
+
+  // console/sessions.ts: a console session ends 12 h after its last request,
+  // or when its admin is revoked (revokeAdmin deletes them too; this catches a
+  // revocation that raced a sign-in).
+  const consoleIdleEnd = now - CONSOLE_IDLE_MS
+  counts.console_sessions = await inBatches(batchSize, async () => {
+    const result = await db
+      .deleteFrom('console_sessions')
+      .where(
+        'id_hash',
+        'in',
+        db
+          .selectFrom('console_sessions')
+          .select('id_hash')
+          .where((eb) =>
+            eb.or([
+              eb('last_used_at', '<=', consoleIdleEnd),
+              eb(
+                'admin_id',
+                'in',
+                eb.selectFrom('admin_credentials').select('id').where('revoked_at', 'is not', null),
+              ),
+            ]),
+          )
           .limit(batchSize),
       )
       .executeTakeFirst()
