@@ -35,6 +35,9 @@ const TOOLS = {
   'packages/react': {
     '@testing-library/dom': 'peer dependency of @testing-library/react',
   },
+  'examples/nextjs': {
+    'react-dom': 'peer dependency of next, which renders with it',
+  },
 }
 
 /** Sources that ship only as a built bundle (their imports are build-time), with why. */

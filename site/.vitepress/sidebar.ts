@@ -13,6 +13,7 @@ export const GROUPS: Group[] = [
     items: [
       ['Quick start', 'index'],
       ['Client guide', 'client'],
+      ['Next.js', 'nextjs'],
       ['Latchkey server', 'server'],
       ['Migrating from Privy', 'migrating-from-privy'],
     ],

@@ -1,5 +1,5 @@
 import { StorageKey } from '@latchkey/protocol/constants'
-import { routes } from '@latchkey/protocol/routes'
+import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import type { HttpClient } from './http.ts'
 import type { KeyValueStorage } from './storage.ts'
 
@@ -23,7 +23,7 @@ export function trackEvent(
   payload: Record<string, unknown> = {},
 ): void {
   http
-    .request(routes.analyticsEvents, {
+    .request(sessionRoutes.analyticsEvents, {
       body: {
         event_name: eventName,
         client_id: clientId,

@@ -1,7 +1,8 @@
 import type { ErrorCode } from '@latchkey/protocol/errors'
-import { routes } from '@latchkey/protocol/routes'
 import type { AppConfig } from '@latchkey/protocol/schemas'
+import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import { isValidAppId } from '@latchkey/protocol/validation'
+import { mirrorAccessTokenCookie } from './access-token-cookie.ts'
 import { getOrCreateAnalyticsId, trackEvent } from './analytics.ts'
 import { LatchkeyError } from './errors.ts'
 import {
@@ -28,6 +29,13 @@ export interface LatchkeyClientOptions {
   clientId?: string
   storage?: KeyValueStorage
   cookies?: CookieJar
+  /**
+   * Also keep the access token in the first-party cookie `latchkey-token`
+   * (SameSite=Strict, expiring with the token), so the app's own server can
+   * read the session while rendering (docs/nextjs.md). Default false: tokens
+   * stay in `storage` only.
+   */
+  accessTokenCookie?: boolean
   fetch?: typeof fetch
   http?: Pick<HttpClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'sleep'>
   now?: () => number
@@ -98,8 +106,11 @@ const CAPTCHA_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  */
 export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyClient {
   if (!isValidAppId(options.appId)) throw new LatchkeyError('INVALID_APP_ID')
-  const storage = options.storage ?? createLocalStorage()
   const cookies = options.cookies ?? createDocumentCookies()
+  const tokenStorage = options.storage ?? createLocalStorage()
+  const storage = options.accessTokenCookie
+    ? mirrorAccessTokenCookie(tokenStorage, cookies, options.now)
+    : tokenStorage
   const clientId = options.clientId ?? null
   const analyticsId = getOrCreateAnalyticsId(storage)
   let session: SessionStore | undefined
@@ -153,10 +164,12 @@ export function createLatchkeyClient(options: LatchkeyClientOptions): LatchkeyCl
     http,
     session: sessionStore,
     getAppConfig() {
-      appConfig ??= http.request<AppConfig>(routes.appConfig(options.appId)).catch((error) => {
-        appConfig = null
-        throw error
-      })
+      appConfig ??= http
+        .request<AppConfig>(sessionRoutes.appConfig(options.appId))
+        .catch((error) => {
+          appConfig = null
+          throw error
+        })
       return appConfig
     },
     async authedRequest<T>(path: string, body?: unknown) {

@@ -4,8 +4,8 @@ import {
   StorageKey,
   TOKEN_EXPIRY_MARGIN_MS,
 } from '@latchkey/protocol/constants'
-import { routes } from '@latchkey/protocol/routes'
 import type { AuthResponse, UsersMeResponse } from '@latchkey/protocol/schemas'
+import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import { LatchkeyError } from './errors.ts'
 import type { HttpClient } from './http.ts'
 import { decodeJwt, isExpired, tokenAppId } from './jwt.ts'
@@ -156,7 +156,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   /** The user as the server has it now, shown (no refresh on 401: the caller decides). */
   async function fetchUser(token: string): Promise<User> {
-    const me = await http.request<UsersMeResponse>(routes.usersMe, { token })
+    const me = await http.request<UsersMeResponse>(sessionRoutes.usersMe, { token })
     if (me.identity_token) storage.set(StorageKey.identityToken, me.identity_token)
     const user = toUser(me.user)
     sessionId = sessionOf(token)
@@ -192,7 +192,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         throw new LatchkeyError('INVALID_REFRESH_TOKEN')
       }
       try {
-        const response = await http.request<AuthResponse>(routes.sessionRefresh, {
+        const response = await http.request<AuthResponse>(sessionRoutes.sessionRefresh, {
           body: { refresh_token: token },
           token: accessToken(),
         })
@@ -335,7 +335,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       const token = refreshToken()
       try {
         if (token || accessToken())
-          await http.request(routes.sessionLogout, {
+          await http.request(sessionRoutes.sessionLogout, {
             body: token ? { refresh_token: token } : {},
             token: accessToken(),
             retry: false,

@@ -74,6 +74,13 @@ export const StorageKey = {
 export const REFRESH_MARKER_COOKIE = 'latchkey-session'
 
 /**
+ * The first-party cookie the client mirrors the access token into when the
+ * app opts in (`accessTokenCookie`), so the app's own server can read the
+ * session while rendering (docs/nextjs.md). Lives as long as the token.
+ */
+export const ACCESS_TOKEN_COOKIE = 'latchkey-token'
+
+/**
  * The server's login-method switches when an app sets none: email on,
  * everything else off until its issue lands and the app enables it.
  */

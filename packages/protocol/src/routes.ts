@@ -1,19 +1,20 @@
+import { sessionRoutes } from './session-routes.ts'
+
+export { sessionRoutes }
+
 /**
  * HTTP paths of the Latchkey API, relative to the server's base URL. Plain
- * strings (no zod) so the browser client can import them for free.
+ * strings (no zod) so the browser client can import them for free. The ones
+ * a page uses before anything else come from `sessionRoutes`.
  */
 export const routes = {
-  appConfig: (appId: string) => `/api/v1/apps/${appId}`,
+  ...sessionRoutes,
   jwks: (appId: string) => `/api/v1/apps/${appId}/jwks.json`,
   emailInit: '/api/v1/passwordless/init',
   emailAuthenticate: '/api/v1/passwordless/authenticate',
   emailLink: '/api/v1/passwordless/link',
   emailUnlink: '/api/v1/passwordless/unlink',
   emailUpdate: '/api/v1/passwordless/update',
-  sessionRefresh: '/api/v1/sessions',
-  sessionLogout: '/api/v1/sessions/logout',
-  usersMe: '/api/v1/users/me',
-  analyticsEvents: '/api/v1/analytics_events',
   openapi: '/api/v1/openapi.json',
   health: '/health',
   ready: '/ready',
@@ -128,7 +129,6 @@ export const routes = {
   embeddedWalletsDelegatedActions: '/api/v1/embedded_wallets/delegated_actions',
   /** Signs (or sends) with a delegated wallet, under the app secret (docs/delegated-actions.md). */
   walletRpc: (walletId: string) => `/api/v1/wallets/${walletId}/rpc`,
-  enclavePage: (appId: string) => `/apps/${appId}/embedded-wallets`,
   /** Cross-app (spec 03 §7; docs/cross-app.md): a provider app's public details. */
   crossAppDetails: (providerAppId: string) => `/api/v1/apps/${providerAppId}/cross-app/details`,
   /** The signed-in requester user's cross-app connections. */

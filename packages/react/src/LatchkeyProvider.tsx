@@ -67,10 +67,15 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   )
     throw new LatchkeyError('NO_LOGIN_METHODS')
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one client per app id and server; later config changes flow through the instance's store
+  const accessTokenCookie = hostConfig.accessTokenCookie === true
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one client per app id, server and token storage; later config changes flow through the instance's store
   const instance = useMemo(
-    () => createLatchkeyInstance(createLatchkeyClient({ appId, apiUrl }), hostConfig),
-    [appId, apiUrl],
+    () =>
+      createLatchkeyInstance(
+        createLatchkeyClient({ appId, apiUrl, accessTokenCookie }),
+        hostConfig,
+      ),
+    [appId, apiUrl, accessTokenCookie],
   )
 
   useLayoutEffect(() => {

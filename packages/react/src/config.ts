@@ -15,7 +15,7 @@ import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 import type { LatchkeyAppearance, LatchkeyLegal } from './config-appearance.ts'
 import type { LoginOptions } from './login-options.ts'
-import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing.ts'
+import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing-entries.ts'
 import type { SolanaCluster } from './solana-clusters.ts'
 
 export type { LandingEntry, LatchkeyAppearance, LatchkeyLegal }
@@ -50,6 +50,14 @@ export interface LatchkeyConfig {
   intl?: { defaultCountry?: string }
   /** Refuse `name+tag@host` addresses (spec 01 §5). */
   disablePlusEmails?: boolean
+  /**
+   * Also keep the short-lived access token in the first-party cookie
+   * `latchkey-token` (SameSite=Strict), so the app's own server can read the
+   * session while rendering: a Next.js server component verifies it with
+   * `verifyAccessToken` (docs/nextjs.md). Changing it starts a new client.
+   * Default false.
+   */
+  accessTokenCookie?: boolean
   /**
    * EVM chains the app supports (viem chain objects); external wallets are
    * switched to `defaultChain` (default: the first) before signing in.

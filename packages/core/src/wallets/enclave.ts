@@ -1,5 +1,5 @@
-import { routes } from '@latchkey/protocol/routes'
 import type { EnclaveEvent } from '@latchkey/protocol/schemas'
+import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import type { LatchkeyClient } from '../client.ts'
 import { createEnclaveBridge, type EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
@@ -17,7 +17,7 @@ export function attachEnclave(client: LatchkeyClient, bridge: EnclaveBridge): vo
 export function getEnclave(client: LatchkeyClient): EnclaveBridge {
   let bridge = bridges.get(client)
   if (!bridge) {
-    const url = `${client.apiUrl.replace(/\/+$/, '')}${routes.enclavePage(client.appId)}`
+    const url = `${client.apiUrl.replace(/\/+$/, '')}${sessionRoutes.enclavePage(client.appId)}`
     bridge = createEnclaveBridge({ url })
     bridges.set(client, bridge)
   }

@@ -1,38 +1,5 @@
 import type { LoginMethod } from '@latchkey/core'
-
-/** Social providers: overflow of these alone reads 'Other socials' (spec 01 §2). */
-export const SOCIAL_METHODS: ReadonlySet<LoginMethod> = new Set<LoginMethod>([
-  'google',
-  'apple',
-  'discord',
-  'github',
-  'linkedin',
-  'spotify',
-  'instagram',
-  'twitter',
-  'tiktok',
-  'line',
-  'telegram',
-  'farcaster',
-])
-
-/** Every login method name of spec 01 §3; any other entry of an order is a wallet. */
-const LOGIN_METHOD_NAMES: ReadonlySet<string> = new Set<string>([
-  ...SOCIAL_METHODS,
-  'email',
-  'sms',
-  'wallet',
-  'passkey',
-])
-
-/**
- * An entry of `loginMethodsAndOrder`: a login method, or a wallet of the
- * wallet list ('metamask', 'detected_wallets'…) drawn as a row of its own.
- */
-export type LandingEntry = LoginMethod | (string & {})
-
-/** A wallet entry (a slug or a detected-wallets group), not a login method. */
-export const isWalletEntry = (entry: string): boolean => !LOGIN_METHOD_NAMES.has(entry)
+import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './landing-entries.ts'
 
 /** Spec 01 §9: at most 5 rows (4 when a wallet overflow button is needed). */
 export const LANDING_MAX_ROWS = 5
