@@ -9,7 +9,7 @@ import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
 import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
-import { startFromConnectorHints } from './connector-hints.ts'
+import { hasConnectorHints } from './connector-hint-params.ts'
 import { LatchkeyContext } from './context.ts'
 import { answerMfaChallenges } from './mfa-prompt.ts'
 import { ModalHost } from './modal/lazy.tsx'
@@ -124,8 +124,12 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
   useEffect(() => {
     void instance.client.session.initialize()
     void instance.loadAppConfig()
-    // Back in a wallet's in-app browser: the hinted wallet flow resumes (spec 01 §2).
-    startFromConnectorHints(instance)
+    // Back in a wallet's in-app browser: the hinted wallet flow resumes (spec 01 §2);
+    // its code loads only when the address carries connector hints.
+    if (hasConnectorHints(globalThis.location?.search))
+      void import('./connector-hints.ts').then(({ startFromConnectorHints }) =>
+        startFromConnectorHints(instance),
+      )
     // Back from a social or Telegram login: the modal finishes it (its code loads only then).
     if (redirectLoginPending(instance.client.appId))
       void import('./redirect-return.ts').then(({ resumeRedirectLogin }) =>

@@ -96,6 +96,7 @@ describe('connector hints at the provider start', () => {
     // Loaded once up front, so the tests wait on promises only.
     await Promise.all([
       import('./modal/chunk.ts'),
+      import('./connector-hints.ts'),
       import('./modal/methods/wallet/WalletLogin.tsx'),
       import('@latchkey/core/external'),
       import('viem/chains'),
@@ -124,7 +125,8 @@ describe('connector hints at the provider start', () => {
       '/?latchkey_connector=injected&latchkey_wallet_client=test&latchkey_connect_only=true&item=7',
     )
     const { server } = renderWithProvider(<Host />)
-    // Removed at start.
+    await elapse()
+    // Removed at start (once the hints' code has loaded).
     expect(location.search).toBe('?item=7')
     await elapse(MODAL_OPEN_DELAY_MS)
     await elapse()
@@ -142,6 +144,7 @@ describe('connector hints at the provider start', () => {
     history.replaceState(null, '', '/?latchkey_connector=injected&latchkey_wallet_client=test')
     wallet.state.pending = true
     renderWithProvider(<Host />)
+    await elapse()
     expect(location.search).toBe('')
     await elapse(MODAL_OPEN_DELAY_MS)
     await elapse()

@@ -1,20 +1,8 @@
 import { CONNECTOR_TYPES, type ConnectorType } from '@latchkey/protocol/constants'
+import { CONNECTOR_HINT_PARAMS } from './connector-hint-params.ts'
 import type { LatchkeyInstance } from './instance.ts'
 
-/**
- * Connector hints (spec 01 §2): query parameters naming the wallet a flow
- * was connecting when the page left for that wallet's app (a phone's
- * "Continue" into the wallet's in-app browser). The page they come back on
- * reads them at start and removes them.
- */
-export const CONNECTOR_HINT_PARAMS = {
-  /** The connector type: injected, wallet_connect_v2, coinbase_wallet… */
-  connector: 'latchkey_connector',
-  /** The wallet's slug (`walletClientType`): metamask, phantom… */
-  walletClient: 'latchkey_wallet_client',
-  /** 'true' when the flow was connect-only (no login). */
-  connectOnly: 'latchkey_connect_only',
-} as const
+export { CONNECTOR_HINT_PARAMS }
 
 export interface ConnectorHints {
   connector: ConnectorType | null
