@@ -1,5 +1,5 @@
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MS } from '@latchkey/protocol'
-import { safeEqual } from '../crypto/secrets.ts'
+import { sql } from 'kysely'
 import { precompile } from '../db/precompiled.ts'
 import { ApiError, limited } from '../errors.ts'
 import type { Services } from '../http/context.ts'
@@ -182,28 +182,27 @@ export async function verifyOtp(services: Services, input: VerifyOtpInput): Prom
   )
   if (!counted.allowed) throw limited('TOO_MANY_ATTEMPTS', counted.resetAt, services.now())
 
+  // One conditional UPDATE of the newest live code counts the attempt and,
+  // when the code is right, consumes it: under the cap, not consumed, not
+  // expired, or nothing changes (then a read says which refusal it is).
   const now = services.now()
-  const row = await latestLiveCode.first(db, { appId, channel, identifier })
-  if (!row || now >= Number(row.expires_at)) throw new ApiError('INVALID_CODE')
-
-  // The attempt is counted, and a right code consumed, by one conditional
-  // UPDATE: under the cap and not consumed yet, or nothing changes.
-  const right = safeEqual(row.code_hash, codeHash(services, input, input.code))
-  const attempt = right
-    ? await countAttemptAndConsume.affectedInGroupCommit(db, { id: row.id, now })
-    : await countAttempt.affectedInGroupCommit(db, { id: row.id })
-  if (attempt !== 1) {
-    // Either the cap is spent or a concurrent request consumed the code.
-    const current = await db
-      .selectFrom('otp_codes')
-      .select(['attempts', 'consumed_at'])
-      .where('id', '=', row.id)
-      .executeTakeFirst()
-    if (current && current.consumed_at === null && current.attempts >= CODE_MAX_ATTEMPTS)
-      throw new ApiError('TOO_MANY_ATTEMPTS')
+  const hash = codeHash(services, input, input.code)
+  const attempt = await attemptCode.firstInGroupCommit(db, {
+    appId,
+    channel,
+    identifier,
+    hash,
+    now,
+  })
+  if (attempt) {
+    if (Number(attempt.consumed) === 1) return
     throw new ApiError('INVALID_CODE')
   }
-  if (!right) throw new ApiError('INVALID_CODE')
+  // No live code, an expired one, its cap spent, or a concurrent request consumed it.
+  const current = await latestLiveCode.first(db, { appId, channel, identifier })
+  if (current && now < Number(current.expires_at) && current.attempts >= CODE_MAX_ATTEMPTS)
+    throw new ApiError('TOO_MANY_ATTEMPTS')
+  throw new ApiError('INVALID_CODE')
 }
 
 /** The identifier's newest code not yet consumed. */
@@ -211,7 +210,7 @@ const latestLiveCode = precompile<{ appId: string; channel: OtpChannel; identifi
   (db, param) =>
     db
       .selectFrom('otp_codes')
-      .select(['id', 'code_hash', 'expires_at', 'attempts'])
+      .select(['id', 'expires_at', 'attempts'])
       .where('app_id', '=', param('appId'))
       .where('channel', '=', param('channel'))
       .where('identifier', '=', param('identifier'))
@@ -220,22 +219,40 @@ const latestLiveCode = precompile<{ appId: string; channel: OtpChannel; identifi
       .limit(1),
 )
 
-/** One more attempt at a code, if it is under the cap and not consumed. */
-const countAttempt = precompile<{ id: string }>()((db, param) =>
+/**
+ * One more attempt at the identifier's newest live code, if it is under the
+ * cap, not consumed and not expired; consumed too when `hash` is its hash
+ * (so a right code works once: of a concurrent double submit, one wins).
+ * Returns whether it was consumed; no row when nothing changed.
+ */
+const attemptCode = precompile<{
+  appId: string
+  channel: OtpChannel
+  identifier: string
+  hash: string
+  now: number
+}>()((db, param) =>
   db
     .updateTable('otp_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', param('id'))
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      consumed_at: sql<
+        number | null
+      >`case when code_hash = ${param('hash')} then cast(${param('now')} as bigint) else null end`,
+    }))
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('otp_codes')
+        .select('id')
+        .where('app_id', '=', param('appId'))
+        .where('channel', '=', param('channel'))
+        .where('identifier', '=', param('identifier'))
+        .where('consumed_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .limit(1),
+    )
     .where('attempts', '<', CODE_MAX_ATTEMPTS)
-    .where('consumed_at', 'is', null),
-)
-
-/** {@link countAttempt} with the right code: it is consumed too, so it works once (a concurrent double-submit: one wins). */
-const countAttemptAndConsume = precompile<{ id: string; now: number }>()((db, param) =>
-  db
-    .updateTable('otp_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), consumed_at: param('now') }))
-    .where('id', '=', param('id'))
-    .where('attempts', '<', CODE_MAX_ATTEMPTS)
-    .where('consumed_at', 'is', null),
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', param('now'))
+    .returning(sql<number>`case when consumed_at is null then 0 else 1 end`.as('consumed')),
 )

@@ -124,6 +124,21 @@ export class PrecompiledQuery<P extends Record<string, unknown>, R> {
     return this.affected(db, params)
   }
 
+  /**
+   * {@link first} for a write with RETURNING that stands alone: on SQLite it
+   * shares the commit of this turn's other writes, as {@link affectedInGroupCommit}.
+   */
+  async firstInGroupCommit(db: Kysely<Database>, params: P): Promise<R | undefined> {
+    const handle = sqliteHandleOf(db)
+    if (handle) {
+      const statement = this.#statement(db, handle)
+      const parameters = this.#parameters(this.#compile(db).slots, params)
+      const row = await inGroupCommit(handle, () => statement.get(parameters) as R | undefined)
+      if (row !== CONNECTION_BUSY) return row
+    }
+    return this.first(db, params)
+  }
+
   firstSync(db: Kysely<Database>, handle: SqliteHandle, params: P): R | undefined {
     return this.rowsSync(db, handle, params)[0]
   }
