@@ -136,9 +136,14 @@ describe('Ethereum → Solana: SOL bridged from the injected Ethereum wallet on 
     // One option: the only funded chain of the test network, with what it pays.
     const option = dialog.getByRole('button', { name: /^Foundry/ })
     await option.waitFor({ timeout: 15_000 })
-    expect(await option.textContent()).toContain(
-      `Pay ${quote.details.currencyIn.amountFormatted} ETH · balance`,
-    )
+    // What leaves the wallet, formatted from Relay's amount and decimals (500 000 000 wei),
+    // not its amountFormatted text ('5e-10').
+    expect(quote.details.currencyIn).toMatchObject({
+      amount: '500000000',
+      amountFormatted: '5e-10',
+    })
+    expect(quote.details.currencyIn.currency.decimals).toBe(18)
+    expect(await option.textContent()).toContain('Pay 0.0000000005 ETH · balance')
     // A list of buttons, drawn without list bullets.
     expect(
       await option.evaluate((el) => getComputedStyle(el.closest('li') ?? el).listStyleType),
@@ -276,9 +281,9 @@ describe('Solana → Ethereum: ETH bridged from the injected Solana wallet on th
     // The one option: the app's test cluster (the demo's 'localnet', the ledger).
     const option = dialog.getByRole('button', { name: /^localnet/ })
     await option.waitFor({ timeout: 15_000 })
-    expect(await option.textContent()).toContain(
-      `Pay ${quote.details.currencyIn.amountFormatted} SOL · balance 5 SOL`,
-    )
+    expect(quote.details.currencyIn).toMatchObject({ amount: '2000000000' })
+    expect(quote.details.currencyIn.currency.decimals).toBe(9)
+    expect(await option.textContent()).toContain('Pay 2 SOL · balance 5 SOL')
     await option.click()
     await expect
       .poll(() => status(dialog).textContent(), { timeout: 30_000 })
@@ -332,7 +337,9 @@ interface QuoteAnswer {
       }
     }[]
   }[]
-  details: { currencyIn: { amountFormatted: string } }
+  details: {
+    currencyIn: { amount: string; amountFormatted: string; currency: { decimals: number } }
+  }
 }
 
 async function quoteAnswer(response: Response): Promise<QuoteAnswer> {

@@ -48,6 +48,26 @@ async function statusReads(partnerUserRef: string): Promise<number> {
 
 const status = (dialog: Locator) => dialog.locator('.lk-fund-status')
 
+/** Keeps every text the status screen shows from now on (window.seenStatus), however briefly. */
+async function recordStatusTexts(page: Page) {
+  await page.evaluate(() => {
+    const seen: string[] = []
+    ;(window as { seenStatus?: string[] }).seenStatus = seen
+    const note = () => {
+      for (const el of document.querySelectorAll('.lk-fund-status')) {
+        const text = el.textContent ?? ''
+        if (seen.at(-1) !== text) seen.push(text)
+      }
+    }
+    note()
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    })
+  })
+}
+
 /** On Base, one of the chooser's Coinbase buttons: the popup and the session's parameters. */
 async function open(page: Page, name: RegExp) {
   await page.getByLabel('Funding chain').selectOption('base')
@@ -114,16 +134,24 @@ describe('Coinbase Onramp', () => {
     const { dialog, popup, params, ref } = await open(page, /^Transfer from an exchange/)
     expect(params.get('defaultExperience')).toBe('send')
     await dialog.getByRole('heading', { name: 'Fund account' }).waitFor()
+    await recordStatusTexts(page)
     await popup.close()
-    // Closed while pending: 'Processing payment' (the purchase may still land).
+    // Closed, the status still being read: 'In Progress' without "Go back to Coinbase"
+    // (spec 03 §2: 'In Progress' and success only), noticed during the 8 s start delay.
     await expect
-      .poll(() => status(dialog).textContent(), { timeout: 20_000 })
-      .toContain('Processing payment')
+      .poll(() => status(dialog).textContent(), { timeout: 10_000 })
+      .toBe('In ProgressChecking your purchase with Coinbase.')
+    expect(await statusReads(ref)).toBe(0)
+    expect(await dialog.getByRole('button', { name: 'Continue' }).count()).toBe(0)
     // The third pending read after the close: back to the chooser, without an error.
     await dialog
       .getByRole('heading', { name: 'Add funds to your E2E Coinbase wallet' })
-      .waitFor({ timeout: 15_000 })
+      .waitFor({ timeout: 20_000 })
     expect(await statusReads(ref)).toBeGreaterThanOrEqual(3)
     expect(await dialog.getByRole('alert').count()).toBe(0)
+    // Nothing was bought: no 'Processing payment' and no email promise, at any moment.
+    const seen = await page.evaluate(() => (window as { seenStatus?: string[] }).seenStatus ?? [])
+    expect(seen).toContain('In ProgressChecking your purchase with Coinbase.')
+    expect(seen.join(' ')).not.toMatch(/Processing payment|email/)
   })
 })

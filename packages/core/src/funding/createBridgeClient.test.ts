@@ -9,7 +9,7 @@ import {
 } from './createBridgeClient.ts'
 
 // Spec 03 §7 "Bridging": POST /quote, the answer read as message or
-// steps[0].items[0].data and details.currencyIn.amountFormatted;
+// steps[0].items[0].data and details.currencyIn (its amount and decimals);
 // GET /requests/v2?hash= read as requests[0].status, defaulting to pending.
 
 const evmWallet = '0xc216eD2D6c295579718dbd4a797845CdA70B3C36'
@@ -75,6 +75,41 @@ describe('bridge quote', () => {
       isWritable: true,
     })
     expect(quote.amountIn).toBe('2')
+  })
+
+  it("formats the amounts from Relay's base units and decimals, not its amountFormatted text", async () => {
+    const bridge = createBridgeClient({ apiUrl: relay.url })
+    // The local Relay answers amountFormatted '5e-10' for 500 000 000 wei.
+    const answers: unknown[] = []
+    const quote = await createBridgeClient({
+      apiUrl: relay.url,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init)
+        const body = await response.json()
+        answers.push(body)
+        return Response.json(body, { status: response.status })
+      },
+    }).quote({
+      user: evmWallet,
+      recipient: solanaWallet,
+      originChainId: 8453,
+      destinationChainId: RELAY_SOLANA_CHAIN_ID,
+      amount: 500_000_000n,
+    })
+    const details = (answers[0] as { details: Record<string, Record<string, unknown>> }).details
+    expect(details.currencyIn?.amountFormatted).toBe('5e-10')
+    expect(details.currencyIn?.amount).toBe('500000000')
+    expect(quote.amountIn).toBe('0.0000000005')
+    expect(quote.amountOut).toBe('0.00000001') // 10 lamports
+    // 1.234567 SOL in: 3 fraction digits for an amount of 1 or more (spec 03 §9).
+    const sol = await bridge.quote({
+      user: solanaWallet,
+      recipient: evmWallet,
+      originChainId: RELAY_SOLANA_CHAIN_ID,
+      destinationChainId: 1,
+      amount: '1234567000',
+    })
+    expect(sol.amountIn).toBe('1.235')
   })
 
   it("fails with BRIDGE_QUOTE_FAILED carrying Relay's message", async () => {

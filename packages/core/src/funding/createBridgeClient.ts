@@ -1,4 +1,5 @@
 import { LatchkeyError } from '../errors.ts'
+import { formatTokenAmount } from '../transactions/format.ts'
 
 /** Relay's chain id for Solana mainnet (its `/chains` list). */
 export const RELAY_SOLANA_CHAIN_ID = 792703809
@@ -57,9 +58,14 @@ export interface BridgeQuote {
   /** Relay's id for the bridge request, when it gave one (the status page uses it). */
   requestId: string | undefined
   tx: BridgeEvmTransaction | BridgeSolanaTransaction
-  /** `details.currencyIn.amountFormatted`: what leaves the origin wallet, in whole tokens. */
+  /**
+   * What leaves the origin wallet, in whole tokens for display: formatted
+   * here from `details.currencyIn.amount` and `.currency.decimals`
+   * (spec 03 §9 "Token display"), not Relay's `amountFormatted`, which may
+   * be any number text ('5e-10').
+   */
   amountIn: string
-  /** `details.currencyOut.amountFormatted`: what the recipient gets. */
+  /** What the recipient gets, formatted the same way from `details.currencyOut`. */
   amountOut: string | undefined
 }
 
@@ -182,32 +188,54 @@ function nativeCurrency(chainId: number): string {
   return isSolanaChain(chainId) ? RELAY_SOLANA_NATIVE_CURRENCY : RELAY_EVM_NATIVE_CURRENCY
 }
 
-interface RelayQuote {
-  steps?: { requestId?: unknown; items?: { data?: Record<string, unknown> }[] }[]
-  details?: {
-    currencyIn?: { amountFormatted?: unknown }
-    currencyOut?: { amountFormatted?: unknown }
-  }
+/** Relay's `details.currencyIn` / `currencyOut`: base units, the currency's decimals, and its own text. */
+interface RelayAmount {
+  currency?: { decimals?: unknown }
+  amount?: unknown
+  amountFormatted?: unknown
 }
 
-/** Spec 03 §7: `steps[0].items[0].data` and `details.currencyIn.amountFormatted`. */
+interface RelayQuote {
+  steps?: { requestId?: unknown; items?: { data?: Record<string, unknown> }[] }[]
+  details?: { currencyIn?: RelayAmount; currencyOut?: RelayAmount }
+}
+
+/**
+ * An amount for display from base units and decimals; failing those, Relay's
+ * `amountFormatted` when it is a plain decimal. Undefined otherwise.
+ */
+function displayAmount(side: RelayAmount | undefined): string | undefined {
+  const decimals = side?.currency?.decimals
+  if (
+    typeof side?.amount === 'string' &&
+    /^\d+$/.test(side.amount) &&
+    typeof decimals === 'number' &&
+    Number.isInteger(decimals) &&
+    decimals >= 0 &&
+    decimals <= 255
+  )
+    return formatTokenAmount(BigInt(side.amount), decimals)
+  const text = side?.amountFormatted
+  return typeof text === 'string' && /^\d+(\.\d+)?$/.test(text) ? text : undefined
+}
+
+/** Spec 03 §7: `steps[0].items[0].data` and `details.currencyIn` (amount and decimals). */
 function toQuote(answer: unknown): BridgeQuote {
   const quote = (answer ?? {}) as RelayQuote
   const step = quote.steps?.[0]
   const data = step?.items?.[0]?.data
-  const amountIn = quote.details?.currencyIn?.amountFormatted
+  const amountIn = displayAmount(quote.details?.currencyIn)
   const malformed = (what: string) =>
     new LatchkeyError('BRIDGE_QUOTE_FAILED', `The bridge quote has no ${what}`, {
       details: { answer },
     })
   if (!data) throw malformed('transaction to sign')
-  if (typeof amountIn !== 'string') throw malformed('input amount')
-  const amountOut = quote.details?.currencyOut?.amountFormatted
+  if (amountIn === undefined) throw malformed('input amount')
   return {
     requestId: typeof step?.requestId === 'string' ? step.requestId : undefined,
     tx: toTransaction(data, malformed),
     amountIn,
-    amountOut: typeof amountOut === 'string' ? amountOut : undefined,
+    amountOut: displayAmount(quote.details?.currencyOut),
   }
 }
 

@@ -47,4 +47,16 @@ describe('moonpayCurrencyCode', () => {
       moonpayCurrencyCode({ chainType: 'solana', cluster: 'testnet', asset: 'USDC' }),
     ).toBeUndefined()
   })
+
+  it('sells on Solana mainnet and devnet (sandbox) only: not on the testnet or an own cluster', () => {
+    const sol = (cluster: 'mainnet-beta' | 'devnet' | 'testnet' | undefined) =>
+      moonpayCurrencyCode({ chainType: 'solana', cluster, asset: 'native-currency' })
+    expect(sol('mainnet-beta')).toBe('sol')
+    expect(sol('devnet')).toBe('sol')
+    expect(sol('testnet')).toBeUndefined()
+    expect(sol(undefined)).toBeUndefined()
+    expect(moonpayCurrencyCode({ chainType: 'solana', cluster: 'devnet', asset: 'USDC' })).toBe(
+      'usdc_sol',
+    )
+  })
 })

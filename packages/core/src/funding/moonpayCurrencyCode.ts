@@ -4,7 +4,7 @@ export interface MoonpayCurrencyCodeInput {
   chainType: 'ethereum' | 'solana'
   /** EIP-155 chain id (Ethereum-style chains). */
   chainId?: number
-  /** Solana cluster. */
+  /** Solana cluster (undefined: an app's own cluster, where MoonPay cannot deliver). */
   cluster?: SolanaCluster
   asset: FundingAsset
 }
@@ -47,13 +47,15 @@ export function isMoonpayTestnet(chainId: number): boolean {
  * @example
  * moonpayCurrencyCode({ chainType: 'ethereum', chainId: 8453, asset: 'USDC' }) // 'usdc_base'
  * moonpayCurrencyCode({ chainType: 'solana', cluster: 'mainnet-beta', asset: 'native-currency' }) // 'sol'
+ * moonpayCurrencyCode({ chainType: 'solana', cluster: 'testnet', asset: 'native-currency' }) // undefined
  * moonpayCurrencyCode({ chainType: 'ethereum', chainId: 59144, asset: 'native-currency' }) // undefined
  */
 export function moonpayCurrencyCode(input: MoonpayCurrencyCodeInput): string | undefined {
   if (input.chainType === 'solana') {
-    // No USDC on the Solana testnet (spec 03 §5); the sandbox sells devnet coins.
-    if (input.asset === 'USDC') return input.cluster === 'testnet' ? undefined : 'usdc_sol'
-    return 'sol'
+    // MoonPay delivers on mainnet (live) and devnet (its sandbox) only: not on
+    // the testnet, nor on an app's own cluster (a local validator).
+    if (input.cluster !== 'mainnet-beta' && input.cluster !== 'devnet') return undefined
+    return input.asset === 'USDC' ? 'usdc_sol' : 'sol'
   }
   if (input.chainId === undefined) return undefined
   const codes = MAINNET_CODES[TESTNET_OF[input.chainId] ?? input.chainId]

@@ -2,6 +2,7 @@ import type { FundingConfig, FundingOption } from '@latchkey/protocol/schemas'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LatchkeyError } from '../errors.ts'
 import { COINBASE_ONRAMP_CHAIN_IDS, resolveFundingOptions } from './resolveFundingOptions.ts'
+import type { FundingAsset } from './usdc.ts'
 
 const ALL: FundingOption[] = [
   { method: 'card', provider: 'moonpay' },
@@ -153,18 +154,35 @@ describe('resolveFundingOptions: the options offered', () => {
     expect(options).toContainEqual({ method: 'card', provider: 'coinbase' })
   })
 
-  it('offers MoonPay and Coinbase for SOL on mainnet, MoonPay alone on devnet', () => {
-    const on = (cluster: 'mainnet-beta' | 'devnet') =>
-      resolveFundingOptions({
-        config: config(),
-        chainType: 'solana',
-        cluster,
-        asset: 'native-currency',
-        hostChainIds: [],
-      })
-    expect(on('mainnet-beta')).toEqual(ALL)
-    expect(on('devnet').filter((o) => o.provider === 'coinbase')).toEqual([])
-    expect(on('devnet')).toContainEqual({ method: 'card', provider: 'moonpay' })
+  const LIVE = { publishable_key: 'pk_live_x', sandbox: false, api_url: 'https://api.moonpay.com' }
+  const onSolana = (cluster: string, sandbox: boolean, asset: FundingAsset = 'native-currency') =>
+    resolveFundingOptions({
+      config: config(sandbox ? {} : { moonpay: LIVE }),
+      chainType: 'solana',
+      cluster,
+      asset,
+      hostChainIds: [],
+    })
+  const MOONPAY = { method: 'card', provider: 'moonpay' }
+
+  it('offers MoonPay (live key) and Coinbase for SOL on mainnet, MoonPay (sandbox key) alone on devnet', () => {
+    expect(onSolana('mainnet-beta', false)).toEqual(ALL)
+    expect(onSolana('devnet', true).filter((o) => o.provider === 'coinbase')).toEqual([])
+    expect(onSolana('devnet', true)).toContainEqual(MOONPAY)
+    expect(onSolana('devnet', true, 'USDC')).toContainEqual(MOONPAY)
+  })
+
+  it('offers MoonPay on Solana only where it delivers: not on the testnet, an own cluster, or with the other kind of key', () => {
+    // A local validator ('localnet'): neither card provider can deliver there.
+    expect(onSolana('localnet', true)).toEqual([
+      { method: 'wallets', provider: null },
+      { method: 'manual', provider: null },
+    ])
+    expect(onSolana('localnet', false)).not.toContainEqual(MOONPAY)
+    expect(onSolana('testnet', true)).not.toContainEqual(MOONPAY)
+    // A sandbox key buys devnet coins, a live key mainnet ones.
+    expect(onSolana('mainnet-beta', true)).not.toContainEqual(MOONPAY)
+    expect(onSolana('devnet', false)).not.toContainEqual(MOONPAY)
   })
 
   it('disables wallet transfer of USDC where the USDC address is unknown, with a warning only', () => {

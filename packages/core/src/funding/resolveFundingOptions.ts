@@ -16,8 +16,12 @@ export interface ResolveFundingOptionsInput {
   chainType: 'ethereum' | 'solana'
   /** The EIP-155 chain to fund (Ethereum-style). */
   chainId?: number
-  /** The cluster to fund (Solana). */
-  cluster?: SolanaCluster
+  /**
+   * The cluster to fund (Solana), by name: 'mainnet-beta' (the default),
+   * 'devnet', 'testnet', or an app's own cluster (a local validator), where
+   * no card provider can deliver.
+   */
+  cluster?: SolanaCluster | (string & {})
   asset: FundingAsset
   /** The chain ids the host configured on LatchkeyProvider. */
   hostChainIds: readonly number[]
@@ -32,8 +36,9 @@ export interface ResolveFundingOptionsInput {
  * 3. no USDC on the Solana testnet, else FUNDING_USDC_SOLANA_TESTNET.
  *
  * Then drops what cannot work on this chain: MoonPay where its currency is
- * not buyable (or the app set no MoonPay key), Coinbase off its five
- * chains and off Solana mainnet, and wallet transfer of USDC where the USDC
+ * not buyable (or the app set no MoonPay key) — on Solana, it delivers on
+ * mainnet with a live key and on devnet with a sandbox key, nowhere else —,
+ * Coinbase off its five chains and off Solana mainnet, and wallet transfer of USDC where the USDC
  * address is unknown (§8: a warning only).
  *
  * @example
@@ -43,7 +48,8 @@ export interface ResolveFundingOptionsInput {
  * }) // [{ method: 'card', provider: 'moonpay' }, { method: 'manual', provider: null }, …]
  */
 export function resolveFundingOptions(input: ResolveFundingOptionsInput): FundingOption[] {
-  const { config, chainType, chainId, cluster, asset, hostChainIds } = input
+  const { config, chainType, chainId, asset, hostChainIds } = input
+  const cluster = knownCluster(input.cluster ?? 'mainnet-beta')
   if (!config || config.options.length === 0) throw new LatchkeyError('FUNDING_NOT_ENABLED')
   if (chainType === 'ethereum' && (chainId === undefined || !hostChainIds.includes(chainId))) {
     const id = String(chainId)
@@ -60,7 +66,9 @@ export function resolveFundingOptions(input: ResolveFundingOptionsInput): Fundin
     if (option.provider === 'moonpay')
       return (
         config.moonpay !== null &&
-        moonpayCurrencyCode({ chainType, chainId, cluster, asset }) !== undefined
+        moonpayCurrencyCode({ chainType, chainId, cluster, asset }) !== undefined &&
+        // Solana: a live key delivers on mainnet, a sandbox key on devnet.
+        (chainType !== 'solana' || cluster === (config.moonpay.sandbox ? 'devnet' : 'mainnet-beta'))
       )
     if (option.provider === 'coinbase') return coinbaseSells(chainType, chainId, cluster)
     if (option.method === 'wallets' && chainType === 'ethereum' && asset === 'USDC') {
@@ -74,11 +82,14 @@ export function resolveFundingOptions(input: ResolveFundingOptionsInput): Fundin
   })
 }
 
+const knownCluster = (name: string): SolanaCluster | undefined =>
+  name === 'mainnet-beta' || name === 'devnet' || name === 'testnet' ? name : undefined
+
 function coinbaseSells(
   chainType: 'ethereum' | 'solana',
   chainId: number | undefined,
   cluster: SolanaCluster | undefined,
 ): boolean {
-  if (chainType === 'solana') return (cluster ?? 'mainnet-beta') === 'mainnet-beta'
+  if (chainType === 'solana') return cluster === 'mainnet-beta'
   return chainId !== undefined && COINBASE_ONRAMP_CHAIN_IDS.includes(chainId)
 }

@@ -137,6 +137,31 @@ describe('watchCoinbaseStatus', () => {
     expect(calls).toHaveLength(1)
   })
 
+  it('notices a popup closed during the start delay within 1.5 s, without a status read', async () => {
+    const clock = useFundingClock()
+    const popup = { closed: false }
+    const { statuses, done, calls } = start(popup, CARD_STATUS_START_DELAY_MS.coinbase)
+    popup.closed = true
+    await clock.elapse(COINBASE_POLL_INTERVAL_MS - 1)
+    expect(statuses).toEqual([])
+    await clock.elapse(1)
+    expect(statuses).toEqual(['pending-after-flow'])
+    expect(calls).toHaveLength(0)
+    // The rest of the delay reports nothing more; then three closed reads end it.
+    await clock.elapse(CARD_STATUS_START_DELAY_MS.coinbase - COINBASE_POLL_INTERVAL_MS)
+    expect(statuses).toEqual(['pending-after-flow'])
+    for (let poll = 0; poll < 2; poll++) await clock.elapse(COINBASE_POLL_INTERVAL_MS)
+    await clock.elapse(COINBASE_POLL_INTERVAL_MS, done)
+    expect(await done).toBe('closed')
+    expect(calls).toHaveLength(3)
+    expect(statuses).toEqual([
+      'pending-after-flow',
+      'pending-after-flow',
+      'pending-after-flow',
+      'closed',
+    ])
+  })
+
   it('stops when aborted', async () => {
     const clock = useFundingClock()
     const { done, controller, calls } = start({ closed: false })

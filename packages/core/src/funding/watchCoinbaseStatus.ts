@@ -12,8 +12,10 @@ export const COINBASE_MAX_POLL_FAILURES = 3
 /**
  * Spec 03 §4 "Coinbase-style onramp status", plus `closed`:
  * - `pending-in-flow`: the popup is open, the purchase not finished;
- * - `pending-after-flow`: the popup was closed and the purchase is still
- *   pending (the user finished or left Coinbase; its result may still land);
+ * - `pending-after-flow`: the popup was closed and no result has been read
+ *   yet (the user finished or left Coinbase; its result may still land).
+ *   Also reported once, without a read, when the popup closes during the
+ *   start delay;
  * - `success` / `error`: Coinbase's outcome (final);
  * - `closed`: the popup stayed closed for 3 polls with nothing to show:
  *   go back to the funding method screen (final).
@@ -61,7 +63,16 @@ export async function watchCoinbaseStatus(
   const { client, partnerUserId, popup, onStatus, signal } = parameters
   let closes = 0
   let failures = 0
-  if (parameters.startDelayMs && !(await sleep(parameters.startDelayMs, signal))) return undefined
+  // During the start delay nothing is read, but a closed popup is noticed
+  // (every 1.5 s): the screen must not keep saying "Go back to Coinbase".
+  let closedSeen = false
+  for (let left = parameters.startDelayMs ?? 0; left > 0; left -= COINBASE_POLL_INTERVAL_MS) {
+    if (!(await sleep(Math.min(left, COINBASE_POLL_INTERVAL_MS), signal))) return undefined
+    if (popup.closed && !closedSeen) {
+      closedSeen = true
+      onStatus('pending-after-flow')
+    }
+  }
   while (await sleep(COINBASE_POLL_INTERVAL_MS, signal)) {
     let outcome: Awaited<ReturnType<typeof coinbaseStatus>>
     try {

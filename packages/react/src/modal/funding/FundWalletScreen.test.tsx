@@ -227,8 +227,14 @@ describe('Coinbase-style onramp status (spec 03 §4)', () => {
     await act(async () => fireEvent.click(button('Transfer from an exchange')))
     expect(request.startCoinbase).toHaveBeenCalledWith(expect.anything(), 'send')
     expect(screen.getByText('Go back to Coinbase to finish funding your account.')).toBeTruthy()
+    // Closed, the status still being read: 'In Progress' (spec 03 §2 names only that and
+    // success for Coinbase), no "Go back to Coinbase", no email promise, no Continue.
     await drive.coinbase('pending-after-flow')
-    expect(screen.getByText('Processing payment')).toBeTruthy()
+    expect(screen.getByRole('status').textContent).toBe(
+      'In ProgressChecking your purchase with Coinbase.',
+    )
+    expect(screen.queryByText('Processing payment')).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull()
     await drive.coinbase('closed')
     expect(heading()).toBe('Add funds to your Acme wallet')
     expect(screen.queryByRole('alert')).toBeNull()

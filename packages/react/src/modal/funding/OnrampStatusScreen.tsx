@@ -7,8 +7,13 @@ import { Spinner } from '../components/Spinner.tsx'
 import { StatusIcon } from '../components/StatusIcon.tsx'
 import type { CardOnrampStatus, CoinbaseOnrampStatus, FundWalletRequest } from './request.ts'
 
-/** What the status screen shows (spec 03 §4 "Card on-ramp status"). */
-export type OnrampDisplay = 'in-progress' | 'processing' | 'completed'
+/**
+ * What the status screen shows (spec 03 §4 "Card on-ramp status"; Coinbase:
+ * §2 "'In Progress', success"). `checking` is Coinbase's 'In Progress' once
+ * its popup is closed: the status is still being read (a purchase may have
+ * landed), and there is no Coinbase to go back to.
+ */
+export type OnrampDisplay = 'in-progress' | 'checking' | 'processing' | 'completed'
 
 const GO_BACK: Record<CardProvider, string> = {
   moonpay: 'Go back to MoonPay to finish funding your account.',
@@ -17,6 +22,8 @@ const GO_BACK: Record<CardProvider, string> = {
 
 export const ONRAMP_TEXT: Record<OnrampDisplay, (provider: CardProvider) => [string, string]> = {
   'in-progress': (provider) => ['In Progress', GO_BACK[provider]],
+  // Coinbase only: its popup is closed, so not 'Go back to Coinbase…'.
+  checking: () => ['In Progress', 'Checking your purchase with Coinbase.'],
   processing: () => [
     'Processing payment',
     'This may take up to a few hours. You will receive an email when the purchase is complete.',
@@ -35,13 +42,13 @@ const moonpayDisplay = (status: CardOnrampStatus): OnrampDisplay =>
       ? 'processing'
       : 'in-progress'
 
-/** Coinbase: in the popup, then closed once while still pending (processing), then success. */
+/**
+ * Coinbase (spec 03 §2: 'In Progress', success): 'In Progress' in the popup,
+ * still 'In Progress' while a closed popup's status is read (never
+ * 'Processing payment': nothing says a payment was made), then success.
+ */
 const coinbaseDisplay = (status: CoinbaseOnrampStatus): OnrampDisplay =>
-  status === 'success'
-    ? 'completed'
-    : status === 'pending-after-flow'
-      ? 'processing'
-      : 'in-progress'
+  status === 'success' ? 'completed' : status === 'pending-after-flow' ? 'checking' : 'in-progress'
 
 export interface OnrampStatusScreenProps {
   request: FundWalletRequest
@@ -59,8 +66,9 @@ export interface OnrampStatusScreenProps {
 /**
  * Spec 03 "Card on-ramp status" ('Fund account'): the provider's status,
  * polled (MoonPay every 3 s after its start delay, Coinbase every 1.5 s):
- * 'In Progress', 'Processing payment', or 'You've funded your account!'
- * with Continue. A failure returns to the chooser with its message.
+ * 'In Progress', 'Processing payment' (MoonPay only), or 'You've funded
+ * your account!' with Continue. A failure returns to the chooser with its
+ * message.
  */
 export function OnrampStatusScreen({
   request,
@@ -121,7 +129,7 @@ export function OnrampStatusScreen({
         <h3>{heading}</h3>
         <p>{text}</p>
       </div>
-      {display !== 'in-progress' && (
+      {(display === 'processing' || display === 'completed') && (
         <div className="lk-actions">
           <button type="button" className="lk-btn lk-btn-primary" onClick={onContinue}>
             Continue

@@ -42,16 +42,36 @@ describe('Receive funds (spec 03 §2, §4 "Manual receive")', () => {
     expect(
       screen.getByText('Scan this code or copy your wallet address to receive funds on Devnet.'),
     ).toBeTruthy()
+    expect(screen.getByText('Only send funds on Devnet.')).toBeTruthy()
   })
 
   it('takes the title and subtitle from the UI config, or drops them when null', () => {
-    show({ uiConfig: { receiveFundsTitle: 'Deposit', receiveFundsSubtitle: 'Send ETH on Base.' } })
+    show({ uiConfig: { receiveFundsTitle: 'Deposit', receiveFundsSubtitle: 'Top up here.' } })
     expect(screen.getByRole('heading').textContent).toBe('Deposit')
-    expect(screen.getByText('Send ETH on Base.')).toBeTruthy()
+    expect(screen.getByText('Top up here.')).toBeTruthy()
     cleanup()
     show({ uiConfig: { receiveFundsTitle: null, receiveFundsSubtitle: null } })
     expect(screen.getByRole('heading').textContent).toBe('')
     expect(document.querySelector('.lk-subtitle')).toBeNull()
+  })
+
+  it('names the network on a line of its own, which an overridden or suppressed subtitle keeps', () => {
+    const note = () => document.querySelector('.lk-fund-network')?.textContent
+    show()
+    expect(note()).toBe('Only send funds on Base.')
+    cleanup()
+    show({ uiConfig: { receiveFundsSubtitle: 'Top up here.' } })
+    expect(screen.queryByText(/receive funds on Base/)).toBeNull()
+    expect(note()).toBe('Only send funds on Base.')
+    cleanup()
+    show({ uiConfig: { receiveFundsTitle: null, receiveFundsSubtitle: null } })
+    expect(note()).toBe('Only send funds on Base.')
+    cleanup()
+    show(
+      { chainType: 'solana', network: 'localnet', uiConfig: { receiveFundsSubtitle: null } },
+      SOL,
+    )
+    expect(screen.getByText('Only send funds on localnet.')).toBeTruthy()
   })
 
   it('copies the address', async () => {

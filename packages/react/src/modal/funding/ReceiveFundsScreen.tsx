@@ -18,6 +18,12 @@ export function receiveTitle(amount: string, symbol: string): string {
 export const receiveSubtitle = (network: string) =>
   `Scan this code or copy your wallet address to receive funds on ${network}.`
 
+/**
+ * Spec 03 §2 "A note to send funds on the named network": a line of its
+ * own, shown whatever the UI config does with the title and subtitle.
+ */
+export const receiveNetworkNote = (network: string) => `Only send funds on ${network}.`
+
 export interface ReceiveFundsScreenProps {
   request: FundWalletRequest
   token: FundingToken
@@ -77,6 +83,7 @@ export function ReceiveFundsScreen({
             label={`QR code to send ${token.symbol} to your wallet`}
           />
         </div>
+        <p className="lk-fund-network">{receiveNetworkNote(request.network)}</p>
         <div className="lk-fund-address">
           <code data-testid="lk-fund-address">{request.address}</code>
           <button

@@ -268,15 +268,16 @@ export function fundWalletOperations(
         track.status(status)
         onStatus(status)
       }
-      // Spec 03 §4: tracking begins after the provider's start delay (8 s for Coinbase).
-      const start = setTimeout(
-        () =>
-          void watchCoinbaseStatus({ client, partnerUserId, popup, onStatus: report, signal }).then(
-            (last) => last && track.completed(last),
-          ),
-        CARD_STATUS_START_DELAY_MS.coinbase,
-      )
-      signal.addEventListener('abort', () => clearTimeout(start), { once: true })
+      // Spec 03 §4: tracking begins after the provider's start delay (8 s for Coinbase);
+      // the watcher still notices a popup closed during it.
+      void watchCoinbaseStatus({
+        client,
+        partnerUserId,
+        popup,
+        onStatus: report,
+        startDelayMs: CARD_STATUS_START_DELAY_MS.coinbase,
+        signal,
+      }).then((last) => last && track.completed(last))
     },
     externalWallets: () => instance.externalWallets.load(),
     ...(target.chainType === 'solana' && config?.bridge && config.cross_chain_bridging_enabled

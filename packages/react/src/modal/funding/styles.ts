@@ -10,6 +10,7 @@ const css = `
 .lk-fund-status h3 { margin: 0; font-size: 16px; font-weight: 600; color: var(--lk-fg); }
 .lk-fund-status p { margin: 0; font-size: 14px; color: var(--lk-fg-muted); }
 .lk-fund-hint { align-self: center; font-size: 13px; text-align: center; }
+.lk-fund-network { margin: 0; font-size: 13px; text-align: center; color: var(--lk-fg-muted); }
 .lk-fund-options { list-style: none; margin: 0; padding: 0; }
 .lk-fund-wallets > .lk-spinner { align-self: center; }
 `

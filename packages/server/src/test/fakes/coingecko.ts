@@ -19,10 +19,12 @@ export interface FakeCoinGecko {
   prices: Record<string, number>
   /** Every simple/price call: its ids and the key it carried. */
   calls: Array<{ ids: string[]; key: string | undefined }>
-  /** 'ok' (default), 'error' (500) or 'rate-limited' (429, CoinGecko's body). */
-  setMode(mode: 'ok' | 'error' | 'rate-limited'): void
+  /** 'ok' (default), 'error' (500), 'rate-limited' (429, CoinGecko's body) or 'silent' (never answers). */
+  setMode(mode: FakeCoinGeckoMode): void
   close(): Promise<void>
 }
+
+export type FakeCoinGeckoMode = 'ok' | 'error' | 'rate-limited' | 'silent'
 
 export interface FakeCoinGeckoOptions {
   prices?: Record<string, number>
@@ -35,7 +37,7 @@ export async function startFakeCoinGecko(
 ): Promise<FakeCoinGecko> {
   const keyHeader = (options.keyHeader ?? 'x-cg-demo-api-key').toLowerCase()
   const calls: FakeCoinGecko['calls'] = []
-  let mode: 'ok' | 'error' | 'rate-limited' = 'ok'
+  let mode: FakeCoinGeckoMode = 'ok'
   const fake = { prices: { ...(options.prices ?? {}) } }
   const error = (code: number, message: string) => ({
     status: { error_code: code, error_message: message },
@@ -48,6 +50,8 @@ export async function startFakeCoinGecko(
     const key = req.headers[keyHeader]
     const ids = (req.url.searchParams.get('ids') ?? '').split(',').filter(Boolean)
     calls.push({ ids, key: typeof key === 'string' ? key : undefined })
+    // The call is counted, then left open: close() ends the connection.
+    if (mode === 'silent') return
     if (mode === 'error') return sendJson(res, 500, { error: 'Internal Server Error' })
     if (mode === 'rate-limited')
       return sendJson(res, 429, error(429, "You've exceeded the Rate Limit."))
