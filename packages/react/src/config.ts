@@ -95,8 +95,11 @@ export interface LatchkeyConfig {
   passkeys?: { shouldUnlinkOnUnenrollMfa?: boolean }
   /** External wallet connectors. */
   externalWallets?: {
-    /** WalletConnect v2: on when a Cloud project id is given. */
-    walletConnect?: { enabled?: boolean; projectId?: string }
+    /**
+     * WalletConnect v2: on when a Cloud project id is given; `relayUrl` points
+     * it at a relay of your own (default WalletConnect's).
+     */
+    walletConnect?: { enabled?: boolean; projectId?: string; relayUrl?: string }
     /** How long a wallet may take to answer a request (spec 01 §9: default 120000 ms). */
     rpcTimeoutMs?: number
     /** Per-wallet `rpcTimeoutMs`, by wallet client type: `{ metamask: 180_000 }`. */

@@ -54,6 +54,7 @@ export function createExternalWalletsHandle(
         defaultChain: host.defaultChain ?? chains[0] ?? mainnet,
         walletConnectProjectId:
           walletConnect?.enabled === false ? null : (walletConnect?.projectId ?? null),
+        ...(walletConnect?.relayUrl ? { walletConnectRelayUrl: walletConnect.relayUrl } : {}),
         ...(rpcTimeoutMs ? { rpcTimeoutMs } : {}),
         ...(rpcTimeoutMsByWallet ? { rpcTimeoutMsByWallet } : {}),
       })
