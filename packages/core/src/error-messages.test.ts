@@ -36,7 +36,10 @@ it("a server's error waits for the catalogue: a known code keeps its code and wo
   const http = core.createHttpClient({ apiUrl: 'http://api.test', appId: 'app', fetch })
   const error = await http.request('/x', { method: 'POST', body: {} }).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(core.LatchkeyError)
-  expect(error).toMatchObject({ code: 'CANNOT_LINK_MORE_OF_TYPE', serverMessage: 'Only one phone.' })
+  expect(error).toMatchObject({
+    code: 'CANNOT_LINK_MORE_OF_TYPE',
+    serverMessage: 'Only one phone.',
+  })
   expect(core.loadedErrorMessages()).toBeDefined()
 })
 
