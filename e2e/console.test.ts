@@ -10,7 +10,8 @@ import { launchChromium, logInToDemo, uniqueEmail, userId } from './browser.ts'
 // database, signing in in Chromium, an app created and a setting changed
 // (read back with `latchkey apps settings`), and a user who logged in through
 // the demo found, their sessions revoked (the demo is logged out on reload),
-// and deleted.
+// and deleted; then the second half: a partial search, one session ended,
+// the app's events and the audit log that records the change.
 const { serverUrl, demoUrl, appId, dataDir, databaseUrl } = inject('e2e')
 const bin = join(import.meta.dirname, '..', 'packages/server/bin/latchkey.mjs')
 
@@ -119,6 +120,40 @@ describe('admin console', () => {
     await page.getByRole('button', { name: 'Search' }).click()
     await page.getByText('No user found.').waitFor()
     await expect(latchkey('users', 'delete', id)).rejects.toThrow(`No user ${id}`)
+    await Promise.all([page.close(), demo.close()])
+  })
+
+  it('finds a user by part of their email, ends one session, shows events and the audit log', async () => {
+    const demo = await browser.newPage()
+    const email = uniqueEmail('console-half')
+    const dialog = await logInToDemo(demo, { serverUrl, demoUrl }, email)
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+    const id = await userId(demo)
+
+    const page = await browser.newPage()
+    await signIn(page)
+    await page.goto(`${serverUrl}/console/apps/${appId}/users`)
+    // Part of the address, in capitals: the search is a case-insensitive "contains".
+    await page.getByLabel('Search users').fill(email.split('@')[0]?.toUpperCase() ?? '')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('button', { name: id }).click()
+    await page.getByText('1 live').waitFor()
+    await page.getByRole('button', { name: /^Revoke session started/ }).click()
+    await page.getByRole('status').getByText('Ended the session.').waitFor()
+    await page.getByText('0 live').waitFor()
+    await demo.reload()
+    await demo.getByRole('button', { name: 'Log in' }).waitFor()
+
+    await page.goto(`${serverUrl}/console/apps/${appId}/events`)
+    const events = page.getByRole('table', { name: 'Events' })
+    await events.getByRole('row').filter({ hasText: id }).filter({ hasText: 'Signed up' }).waitFor()
+    await events.getByRole('row').filter({ hasText: id }).filter({ hasText: 'Logged in' }).waitFor()
+
+    await page.getByRole('button', { name: 'Audit log' }).click()
+    const audit = page.getByRole('table', { name: 'Audit log' })
+    const row = audit.getByRole('row').filter({ hasText: id }).first()
+    await row.getByText("Ended a user's session").waitFor()
+    await row.getByText('e2e-console').waitFor()
     await Promise.all([page.close(), demo.close()])
   })
 })

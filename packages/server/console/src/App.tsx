@@ -3,6 +3,8 @@ import { type Admin, api, ConsoleApiError } from './api.ts'
 import { type Navigate, pathOf, type Route, routeFromPath } from './route.ts'
 import { AppSettingsScreen } from './screens/AppSettingsScreen.tsx'
 import { AppsScreen } from './screens/AppsScreen.tsx'
+import { AuditScreen } from './screens/AuditScreen.tsx'
+import { EventsScreen } from './screens/EventsScreen.tsx'
 import { SignInScreen } from './screens/SignInScreen.tsx'
 import { UserScreen } from './screens/UserScreen.tsx'
 import { UsersScreen } from './screens/UsersScreen.tsx'
@@ -39,6 +41,9 @@ export function App() {
         <button type="button" className="link brand" onClick={() => navigate({ screen: 'apps' })}>
           Latchkey console
         </button>
+        <button type="button" className="link" onClick={() => navigate({ screen: 'audit' })}>
+          Audit log
+        </button>
         <span className="muted">Signed in as {admin.name}</span>
         <button type="button" onClick={() => api.logout().finally(() => setAdmin(null))}>
           Sign out
@@ -69,5 +74,9 @@ function Screen(props: { route: Route; navigate: Navigate; onError: (error: Erro
           onError={onError}
         />
       )
+    case 'events':
+      return <EventsScreen appId={route.appId} navigate={navigate} onError={onError} />
+    case 'audit':
+      return <AuditScreen navigate={navigate} onError={onError} />
   }
 }

@@ -65,6 +65,38 @@ export interface UserDetail {
   sessions: UserSession[]
 }
 
+/** One page of a list; `next_cursor` reads the next one (null: this was the last). */
+export interface Page<T> {
+  data: T[]
+  next_cursor: string | null
+}
+
+export interface UsersPage {
+  users: User[]
+  next_cursor: string | null
+}
+
+export type AppEventType = 'user.created' | 'session.created' | 'wallet.key_released'
+
+export interface AppEvent {
+  id: string
+  type: AppEventType
+  user_id: string
+  created_at: number
+  detail: Record<string, unknown>
+}
+
+export interface AuditEntry {
+  id: string
+  admin_id: string
+  admin_name: string | null
+  action: string
+  app_id: string | null
+  target: string | null
+  detail: Record<string, unknown>
+  created_at: number
+}
+
 async function call<T>(path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { credentials: 'same-origin', headers: {} }
   if (body !== undefined) {
@@ -85,6 +117,13 @@ async function call<T>(path: string, body?: unknown): Promise<T> {
 
 const app = (appId: string) => `/apps/${encodeURIComponent(appId)}`
 const user = (appId: string, userId: string) => `${app(appId)}/users/${encodeURIComponent(userId)}`
+/** `?a=1&b=2` of the parameters that are set ('' for none). */
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value)
+  const text = search.toString()
+  return text ? `?${text}` : ''
+}
 
 export const api = {
   login: (token: string) => call<{ admin: Admin }>('/login', { token }),
@@ -96,11 +135,21 @@ export const api = {
   app: (appId: string) => call<{ app: AppSummary & { settings: Settings } }>(app(appId)),
   updateSettings: (appId: string, settings: Settings) =>
     call<{ settings: Settings }>(`${app(appId)}/settings`, { settings }),
-  users: (appId: string, q: string) =>
-    call<{ users: User[] }>(`${app(appId)}/users?q=${encodeURIComponent(q)}`),
+  users: (appId: string, q: string, cursor?: string) =>
+    call<UsersPage>(`${app(appId)}/users${query({ q, cursor })}`),
   user: (appId: string, userId: string) => call<UserDetail>(user(appId, userId)),
   revokeSessions: (appId: string, userId: string) =>
     call<{ revoked: number }>(`${user(appId, userId)}/revoke-sessions`, {}),
+  revokeSession: (appId: string, userId: string, sessionId: string) =>
+    call<{ revoked: boolean }>(
+      `${user(appId, userId)}/sessions/${encodeURIComponent(sessionId)}/revoke`,
+      {},
+    ),
+  resetMfa: (appId: string, userId: string) =>
+    call<{ methods: string[] }>(`${user(appId, userId)}/mfa-reset`, {}),
   deleteUser: (appId: string, userId: string) =>
     call<{ success: true }>(`${user(appId, userId)}/delete`, {}),
+  events: (appId: string, cursor?: string, type?: AppEventType) =>
+    call<Page<AppEvent>>(`${app(appId)}/events${query({ cursor, type })}`),
+  audit: (cursor?: string) => call<Page<AuditEntry>>(`/audit${query({ cursor })}`),
 }

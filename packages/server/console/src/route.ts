@@ -6,6 +6,8 @@ export type Route =
   | { screen: 'app'; appId: string }
   | { screen: 'users'; appId: string }
   | { screen: 'user'; appId: string; userId: string }
+  | { screen: 'events'; appId: string }
+  | { screen: 'audit' }
 
 /** Moves the console to another screen (and the address bar with it). */
 export type Navigate = (route: Route) => void
@@ -15,7 +17,9 @@ const BASE = '/console'
 export function routeFromPath(pathname: string): Route {
   const parts = pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent)
   const [apps, appId, users, userId] = parts
+  if (apps === 'audit') return { screen: 'audit' }
   if (apps !== 'apps' || !appId) return { screen: 'apps' }
+  if (users === 'events') return { screen: 'events', appId }
   if (users !== 'users') return { screen: 'app', appId }
   if (!userId) return { screen: 'users', appId }
   return { screen: 'user', appId, userId }
@@ -32,5 +36,9 @@ export function pathOf(route: Route): string {
       return `${app(route.appId)}/users`
     case 'user':
       return `${app(route.appId)}/users/${encodeURIComponent(route.userId)}`
+    case 'events':
+      return `${app(route.appId)}/events`
+    case 'audit':
+      return `${BASE}/audit`
   }
 }

@@ -1,55 +1,27 @@
 import { z } from 'zod'
-import { createApp, getAppById, listApps, updateAppSettings } from '../apps/service.ts'
+import { createApp, listApps, updateAppSettings } from '../apps/service.ts'
 import { ApiError, limited } from '../errors.ts'
 import { clientIp } from '../http/client-ip.ts'
-import type { Services } from '../http/context.ts'
-import { defineRoute, type RouteDefinition } from '../http/route.ts'
-import { isStoreUnavailable } from '../http/unavailable.ts'
+import type { RouteDefinition } from '../http/route.ts'
 import { ipBucket } from '../rate-limit/limit-per-ip.ts'
-import { deleteUser } from '../users/delete.ts'
 import { verifyAdminToken } from './admin-credentials.ts'
+import { recordAdminAction } from './audit.ts'
 import { CONSOLE_API, CONSOLE_LOGIN_PATH, consoleAdminOf } from './guard.ts'
+import { CONSOLE_LOG_ROUTES } from './log-routes.ts'
+import { APP, anything, appOf, asInvalidPayload, consoleRoute, noBody } from './route-kit.ts'
 import { clearSessionCookie, setSessionCookie } from './session-cookie.ts'
 import { endConsoleSession, startConsoleSession } from './sessions.ts'
-import { consoleUserDetail, revokeUserSessions, searchAppUsers } from './users.ts'
+import { CONSOLE_USER_ROUTES } from './user-routes.ts'
 
 // The console's API (docs/console.md): under /console/api, not /api/v1 — it is
 // no part of the SDK surface nor of the OpenAPI document. Registered behind
 // consoleGuard (origin, CSRF header, session), with `app: false`: the app a
 // call is about is a path segment, looked up here, not the caller's app.
+// Here: sign-in, apps and settings; users in user-routes.ts, events and the
+// audit log in log-routes.ts. Every change writes an audit row (audit.ts).
 
 /** Sign-in attempts one client address may make per window (every attempt counts). */
 export const CONSOLE_LOGIN_LIMIT = { limit: 10, windowMs: 15 * 60_000 } as const
-
-const APP = `${CONSOLE_API}/apps/:app_id`
-const USER = `${APP}/users/:user_id`
-const noBody = z.strictObject({})
-const anything = z.record(z.string(), z.unknown())
-
-/**
- * A console route: tagged `console`, no bearer token (consoleGuard checks
- * the session) and no caller app (`app: false`).
- */
-function consoleRoute<
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  R extends z.ZodType = z.ZodType,
->(definition: Omit<RouteDefinition<B, Q, R>, 'tags' | 'auth' | 'app'>): RouteDefinition<B, Q, R> {
-  return defineRoute<B, Q, R>({ ...definition, tags: ['console'], auth: 'none', app: false })
-}
-
-/** The app of the path, or 404 APP_NOT_FOUND. */
-async function appOf(services: Services, appId: string | undefined) {
-  const app = appId ? await getAppById(services.db, appId) : undefined
-  if (!app) throw new ApiError('APP_NOT_FOUND')
-  return app
-}
-
-/** A setting or app the shared validation refuses: 400 with its own message (as the CLI prints it). */
-function asInvalidPayload(error: unknown): never {
-  if (error instanceof ApiError || isStoreUnavailable(error)) throw error
-  throw new ApiError('INVALID_PAYLOAD', (error as Error).message)
-}
 
 const appSummary = (app: {
   id: string
@@ -123,8 +95,14 @@ export const consoleAppCreateRoute = consoleRoute({
   }),
   response: anything,
   status: 201,
-  handler: async ({ services, body }) => {
+  handler: async ({ c, services, body }) => {
     const created = await createApp(services.db, body).catch(asInvalidPayload)
+    await recordAdminAction(
+      services.db,
+      consoleAdminOf(c).id,
+      { action: 'app.create', appId: created.app.id, detail: { name: created.app.name } },
+      services.now(),
+    )
     return { app: appSummary(created.app) }
   },
 })
@@ -153,59 +131,18 @@ export const consoleAppSettingsRoute = consoleRoute({
       asInvalidPayload,
     )
     services.apps.invalidate(app.id)
+    await recordAdminAction(
+      services.db,
+      consoleAdminOf(c).id,
+      // The keys, never their values (an OAuth or funding setting may be sensitive).
+      {
+        action: 'app.settings_update',
+        appId: app.id,
+        detail: { keys: Object.keys(body.settings) },
+      },
+      services.now(),
+    )
     return { settings }
-  },
-})
-
-export const consoleUsersRoute = consoleRoute({
-  method: 'get',
-  path: `${APP}/users`,
-  summary: "Find the app's users by user id, email, phone number or wallet address",
-  query: z.strictObject({ q: z.string().max(512).optional() }),
-  response: anything,
-  handler: async ({ c, services, query }) => {
-    const app = await appOf(services, c.req.param('app_id'))
-    return { users: await searchAppUsers(services.db, app.id, query.q ?? '') }
-  },
-})
-
-export const consoleUserRoute = consoleRoute({
-  method: 'get',
-  path: USER,
-  summary: 'One user: linked accounts, wallets (addresses only), MFA methods, sessions',
-  response: anything,
-  handler: async ({ c, services }) => {
-    const app = await appOf(services, c.req.param('app_id'))
-    const userId = c.req.param('user_id') ?? ''
-    return { ...(await consoleUserDetail(services.db, app.id, userId, services.now())) }
-  },
-})
-
-export const consoleRevokeSessionsRoute = consoleRoute({
-  method: 'post',
-  path: `${USER}/revoke-sessions`,
-  summary: 'End every live session of the user (their tokens are refused at once)',
-  body: noBody,
-  response: anything,
-  handler: async ({ c, services }) => {
-    const app = await appOf(services, c.req.param('app_id'))
-    const userId = c.req.param('user_id') ?? ''
-    return { revoked: await revokeUserSessions(services.db, app.id, userId, services.now()) }
-  },
-})
-
-export const consoleDeleteUserRoute = consoleRoute({
-  method: 'post',
-  path: `${USER}/delete`,
-  summary: 'Delete the user, as `latchkey users delete --yes` does',
-  body: noBody,
-  response: anything,
-  handler: async ({ c, services }) => {
-    const app = await appOf(services, c.req.param('app_id'))
-    const userId = c.req.param('user_id') ?? ''
-    if (!(await deleteUser(services.db, { userId, appId: app.id })))
-      throw new ApiError('USER_DOES_NOT_EXIST')
-    return { success: true }
   },
 })
 
@@ -218,8 +155,6 @@ export const CONSOLE_ROUTES: RouteDefinition[] = [
   consoleAppCreateRoute,
   consoleAppRoute,
   consoleAppSettingsRoute,
-  consoleUsersRoute,
-  consoleUserRoute,
-  consoleRevokeSessionsRoute,
-  consoleDeleteUserRoute,
+  ...CONSOLE_USER_ROUTES,
+  ...CONSOLE_LOG_ROUTES,
 ]

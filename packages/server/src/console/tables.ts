@@ -20,3 +20,18 @@ export interface ConsoleSessionsTable {
   /** Last request, to the minute; 12 h after it the session has ended. */
   last_used_at: number
 }
+
+/** One change made in the console (migration 023, console/audit.ts). */
+export interface AdminAuditTable {
+  id: string
+  admin_id: string
+  /** What was done: see AdminAction in console/audit.ts. */
+  action: string
+  /** The app the change was about; null for none. */
+  app_id: string | null
+  /** What in the app: a user id, a session id; null for the app itself. */
+  target: string | null
+  /** JSON object: what changed (setting keys, counts), never a secret. */
+  detail: string
+  created_at: number
+}

@@ -1,9 +1,10 @@
-import type { AppWallet, LookupUserRequest, UserWire } from '@latchkey/protocol'
+import type { AppWallet, UserWire } from '@latchkey/protocol'
 import type { Kysely } from 'kysely'
 import { affected } from '../db/connect.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
-import { getAppUser, listAppUsers, listUserWallets, lookupAppUser } from '../users/server-api.ts'
+import { resetUserMfa } from '../mfa/reset.ts'
+import { getAppUser, listUserWallets } from '../users/server-api.ts'
 
 // The console's reads and writes of an app's users (docs/console.md "Users"):
 // the app-backend queries (users/server-api.ts), so the console shows what
@@ -26,38 +27,6 @@ export interface ConsoleUserDetail {
   user: UserWire
   wallets: AppWallet[]
   sessions: ConsoleUserSession[]
-}
-
-/** What a search text names: a user id, an email, a wallet address or a phone number. */
-function lookupOf(query: string): LookupUserRequest | { id: string } {
-  if (query.startsWith('did:')) return { id: query }
-  if (query.includes('@')) return { email: query }
-  if (/^0x[0-9a-fA-F]{40}$/.test(query) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(query))
-    return { wallet_address: query }
-  return { phone_number: query }
-}
-
-/**
- * The app's users a search text names (an exact user id, email, phone number
- * or wallet address); without one, its first 50 users.
- *
- * @example
- * await searchAppUsers(db, appId, 'ada@example.com') // [user] or []
- */
-export async function searchAppUsers(db: Db, appId: string, query: string): Promise<UserWire[]> {
-  const text = query.trim()
-  if (!text) return (await listAppUsers(db, appId, { limit: 50 })).data
-  const lookup = lookupOf(text)
-  try {
-    const user =
-      'id' in lookup
-        ? await getAppUser(db, appId, lookup.id)
-        : await lookupAppUser(db, appId, lookup)
-    return [user]
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'USER_DOES_NOT_EXIST') return []
-    throw error
-  }
 }
 
 /** One user of the app: linked accounts, MFA methods, wallets and sessions, newest session first. */
@@ -111,4 +80,50 @@ export async function revokeUserSessions(
     .where('expires_at', '>', now)
     .executeTakeFirst()
   return affected(result)
+}
+
+/**
+ * Ends one live session of the app's user (its access tokens are refused at
+ * once); false when it had already ended. 404 NOT_FOUND for a session
+ * that is not theirs.
+ */
+export async function revokeUserSession(
+  db: Db,
+  appId: string,
+  userId: string,
+  sessionId: string,
+  now: number,
+): Promise<boolean> {
+  await getAppUser(db, appId, userId)
+  const session = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('app_id', '=', appId)
+    .executeTakeFirst()
+  if (!session) throw new ApiError('NOT_FOUND', 'The user has no such session')
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+  return affected(result) > 0
+}
+
+/**
+ * The CLI's `users mfa-reset --yes` (mfa/reset.ts) for the app's user: every
+ * MFA factor goes and every session is revoked. The methods it removed.
+ */
+export async function resetAppUserMfa(
+  db: Db,
+  appId: string,
+  userId: string,
+  now: number,
+): Promise<string[]> {
+  const { mfa_methods } = await getAppUser(db, appId, userId)
+  await resetUserMfa(db, userId, now)
+  return mfa_methods
 }

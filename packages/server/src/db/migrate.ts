@@ -26,6 +26,7 @@ import * as m019 from './migrations/019_app_secrets.ts'
 import * as m020 from './migrations/020_delegated_actions.ts'
 import * as m021 from './migrations/021_cross_app.ts'
 import * as m022 from './migrations/022_admin.ts'
+import * as m023 from './migrations/023_admin_audit.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '020_delegated_actions': m020,
   '021_cross_app': m021,
   '022_admin': m022,
+  '023_admin_audit': m023,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -1,7 +1,11 @@
 import type { Generated } from 'kysely'
 import type { AppSecretsTable } from '../apps/app-secrets-table.ts'
 import type { CrossAppCodesTable, CrossAppTokensTable } from '../auth/cross-app/tables.ts'
-import type { AdminCredentialsTable, ConsoleSessionsTable } from '../console/tables.ts'
+import type {
+  AdminAuditTable,
+  AdminCredentialsTable,
+  ConsoleSessionsTable,
+} from '../console/tables.ts'
 import type {
   DelegatedActionsTable,
   DelegationKeysTable,
@@ -390,4 +394,5 @@ export interface Database {
   cross_app_tokens: CrossAppTokensTable
   admin_credentials: AdminCredentialsTable
   console_sessions: ConsoleSessionsTable
+  admin_audit: AdminAuditTable
 }

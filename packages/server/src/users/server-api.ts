@@ -31,7 +31,7 @@ const seconds = (ms: number) => Math.floor(Number(ms) / 1000)
  * Users as the API shows them (the same wire `GET /users/me` answers), in
  * four reads for the whole page rather than three per user.
  */
-async function usersWire(db: Db, users: Selectable<UsersTable>[]): Promise<UserWire[]> {
+export async function usersWire(db: Db, users: Selectable<UsersTable>[]): Promise<UserWire[]> {
   if (users.length === 0) return []
   const ids = users.map((u) => u.id)
   const [accounts, factors, secrets] = await Promise.all([

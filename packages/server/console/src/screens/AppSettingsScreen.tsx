@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { api, type Settings } from '../api.ts'
 import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
+import { MoreSettingsForm } from './MoreSettingsForm.tsx'
 import { RawSettings } from './RawSettings.tsx'
 import { SettingsForm } from './SettingsForm.tsx'
 import { fail } from './shared.ts'
@@ -32,6 +33,14 @@ export function AppSettingsScreen(props: {
         <code>{app.id}</code> · {app.origins.join(' ')} ·{' '}
         <button type="button" className="link" onClick={() => navigate({ screen: 'users', appId })}>
           Users
+        </button>{' '}
+        ·{' '}
+        <button
+          type="button"
+          className="link"
+          onClick={() => navigate({ screen: 'events', appId })}
+        >
+          Events
         </button>
       </p>
       {saved && (
@@ -40,6 +49,11 @@ export function AppSettingsScreen(props: {
         </p>
       )}
       <SettingsForm key={JSON.stringify(app.settings)} settings={app.settings} save={save} />
+      <MoreSettingsForm
+        key={`more${JSON.stringify(app.settings)}`}
+        settings={app.settings}
+        save={save}
+      />
       <RawSettings key={`raw${JSON.stringify(app.settings)}`} settings={app.settings} save={save} />
     </>
   )

@@ -79,7 +79,7 @@ export function SettingsForm(props: {
       </fieldset>
       <fieldset>
         <legend>Access</legend>
-        {check('allowlistEnabled', 'Allowlist on (entries: in the JSON below)')}
+        {check('allowlistEnabled', 'Allowlist on (entries: under More settings)')}
         {text('maxUsers', 'User limit (empty: none)')}
         {check('captchaEnabled', 'Captcha on login')}
       </fieldset>

@@ -2,11 +2,13 @@ import { useState } from 'react'
 import { api } from '../api.ts'
 import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
-import { accountLabel, fail } from './shared.ts'
+import { Confirm } from './Confirm.tsx'
+import { accountLabel, fail, time } from './shared.ts'
+import { UserSessions } from './UserSessions.tsx'
 
-const time = (ms: number) => new Date(ms).toLocaleString()
+const sessionsEnded = (n: number) => `Ended ${n} session${n === 1 ? '' : 's'}.`
 
-/** One user: linked accounts, wallets, MFA, sessions; revoke their sessions or delete them. */
+/** One user: linked accounts, wallets, MFA, sessions; end sessions, reset MFA, delete them. */
 export function UserScreen(props: {
   appId: string
   userId: string
@@ -15,17 +17,22 @@ export function UserScreen(props: {
 }) {
   const { appId, userId, navigate, onError } = props
   const detail = useLoad(() => api.user(appId, userId).catch(fail(onError)), `${appId}:${userId}`)
-  const [confirming, setConfirming] = useState(false)
   const [notice, setNotice] = useState<string>()
   const [error, setError] = useState<string>()
-  const revoke = () =>
-    api.revokeSessions(appId, userId).then(
-      ({ revoked }) => {
-        setNotice(`Ended ${revoked} session${revoked === 1 ? '' : 's'}.`)
-        detail.reload()
-      },
-      (e: Error) => setError(e.message),
-    )
+  /** Runs a change; on success shows `message(result)` and reads the user again. */
+  const act =
+    <T,>(run: () => Promise<T>, message: (result: T) => string) =>
+    () => {
+      setNotice(undefined)
+      setError(undefined)
+      run().then(
+        (result) => {
+          setNotice(message(result))
+          detail.reload()
+        },
+        (e: Error) => setError(e.message),
+      )
+    }
   const remove = () =>
     api.deleteUser(appId, userId).then(
       () => navigate({ screen: 'users', appId }),
@@ -34,7 +41,7 @@ export function UserScreen(props: {
   if (detail.error) return <p className="error">{detail.error.message}</p>
   const data = detail.data
   if (!data) return <p className="muted">Loading…</p>
-  const live = data.sessions.filter((s) => s.live).length
+  const mfa = data.user.mfa_methods
   return (
     <>
       <h1>User</h1>
@@ -73,53 +80,45 @@ export function UserScreen(props: {
         ))}
       </ul>
       <h2>MFA</h2>
-      <p>{data.user.mfa_methods.length ? data.user.mfa_methods.join(', ') : 'None enrolled.'}</p>
-      <h2>Sessions</h2>
-      <p>{live} live</p>
-      <table>
-        <thead>
-          <tr>
-            <th>Started</th>
-            <th>Last used</th>
-            <th>State</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.sessions.map((s) => (
-            <tr key={s.id}>
-              <td>{time(s.created_at)}</td>
-              <td>{time(s.last_used_at)}</td>
-              <td>{s.live ? 'live' : s.revoked_at ? 'revoked' : 'expired'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <div className="row">
-        <button type="button" onClick={revoke} disabled={live === 0}>
-          Revoke all sessions
-        </button>
-        {!confirming && (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
-            Delete user
-          </button>
-        )}
-      </div>
-      {confirming && (
-        <div className="card danger-zone" role="alertdialog" aria-label="Confirm deletion">
-          <p>
-            Delete this user, their linked accounts, their embedded wallets (with the server&apos;s
-            shares and recovery material) and every session? This cannot be undone.
-          </p>
-          <div className="row">
-            <button type="button" className="danger" onClick={remove}>
-              Delete for good
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+      <p>{mfa.length ? mfa.join(', ') : 'None enrolled.'}</p>
+      {mfa.length > 0 && (
+        <Confirm
+          label="Reset MFA"
+          title="Confirm MFA reset"
+          confirmLabel="Reset MFA for good"
+          onConfirm={act(
+            () => api.resetMfa(appId, userId),
+            ({ methods }) => `Reset MFA (${methods.join(', ')}); every session ended.`,
+          )}
+        >
+          Remove every MFA method of this user and end all their sessions? Check who is asking
+          first: the reset takes away the second factor that protects their wallet.
+        </Confirm>
       )}
+      <UserSessions
+        sessions={data.sessions}
+        revokeOne={(sessionId) =>
+          act(
+            () => api.revokeSession(appId, userId, sessionId),
+            ({ revoked }) => (revoked ? 'Ended the session.' : 'That session had already ended.'),
+          )()
+        }
+        revokeAll={act(
+          () => api.revokeSessions(appId, userId),
+          ({ revoked }) => sessionsEnded(revoked),
+        )}
+      />
+      <div className="row">
+        <Confirm
+          label="Delete user"
+          title="Confirm deletion"
+          confirmLabel="Delete for good"
+          onConfirm={remove}
+        >
+          Delete this user, their linked accounts, their embedded wallets (with the server&apos;s
+          shares and recovery material) and every session? This cannot be undone.
+        </Confirm>
+      </div>
     </>
   )
 }

@@ -2,9 +2,11 @@ import { type FormEvent, useState } from 'react'
 import { api } from '../api.ts'
 import type { Navigate } from '../route.ts'
 import { useLoad } from '../use-load.ts'
+import { usePages } from '../use-pages.ts'
+import { PageButtons } from './PageButtons.tsx'
 import { accountLabel, fail } from './shared.ts'
 
-/** The app's users: find one by user id, email, phone number or wallet address. */
+/** The app's users, 50 a page: find them by part of their id, email, phone number or wallet address. */
 export function UsersScreen(props: {
   appId: string
   navigate: Navigate
@@ -13,9 +15,14 @@ export function UsersScreen(props: {
   const { appId, navigate, onError } = props
   const [input, setInput] = useState('')
   const [query, setQuery] = useState('')
-  const users = useLoad(() => api.users(appId, query).catch(fail(onError)), `${appId}:${query}`)
+  const pages = usePages()
+  const users = useLoad(
+    () => api.users(appId, query, pages.cursor || undefined).catch(fail(onError)),
+    `${appId}:${query}:${pages.cursor}`,
+  )
   const search = (event: FormEvent) => {
     event.preventDefault()
+    pages.first()
     setQuery(input)
   }
   return (
@@ -24,12 +31,20 @@ export function UsersScreen(props: {
       <p>
         <button type="button" className="link" onClick={() => navigate({ screen: 'app', appId })}>
           App settings
+        </button>{' '}
+        ·{' '}
+        <button
+          type="button"
+          className="link"
+          onClick={() => navigate({ screen: 'events', appId })}
+        >
+          Events
         </button>
       </p>
       <form className="row" onSubmit={search} aria-label="User search">
         <input
           aria-label="Search users"
-          placeholder="User id, email, phone number or wallet address"
+          placeholder="Part of a user id, email, phone number or wallet address"
           value={input}
           onChange={(e) => setInput(e.target.value)}
         />
@@ -51,6 +66,7 @@ export function UsersScreen(props: {
           </li>
         ))}
       </ul>
+      <PageButtons pages={pages} nextCursor={users.data?.next_cursor} />
     </>
   )
 }

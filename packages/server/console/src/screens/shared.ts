@@ -14,3 +14,6 @@ export function accountLabel(account: LinkedAccount): string {
     if (typeof account[field] === 'string') return `${account.type}: ${account[field]}`
   return account.type
 }
+
+/** A time as the console shows it (the browser's locale and zone). */
+export const time = (ms: number) => new Date(ms).toLocaleString()
