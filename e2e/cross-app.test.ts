@@ -110,4 +110,44 @@ describe('cross-app login and signing', () => {
       }),
     ).resolves.toBe(true)
   })
+
+  it('the hook’s login runs the requester’s post-login steps, then resolves', async () => {
+    // A browser of its own: logged in neither to the requester nor to the provider.
+    const own = await browser.newContext()
+    try {
+      const page = await own.newPage()
+      await page.goto(
+        `${requesterOrigin}/?appId=${crossApp.requesterAppId}&crossApp=${crossApp.providerAppId}`,
+      )
+      // The demo's CrossAppPanel calls `useCrossAppAccounts().loginWithCrossAppAccount`.
+      const opened = page.waitForEvent('popup')
+      await page.getByRole('button', { name: 'Log in with provider app' }).click()
+      const popup = await opened
+      const dialog = page.getByRole('dialog')
+      await dialog.getByRole('heading', { name: 'Connecting to E2E Provider' }).waitFor()
+      await popup.waitForURL((url) => url.origin === demoUrl)
+      await logInToProvider(popup, uniqueEmail('cross-hook'))
+      const providerAddress = await walletAddress(popup)
+      await popup
+        .getByRole('heading', { name: 'E2E Requester wants to connect to your account' })
+        .waitFor()
+      await popup.getByRole('button', { name: 'Accept' }).click()
+      await closedOrFailed(popup)
+
+      await dialog
+        .getByRole('heading', { name: 'Successfully connected with E2E Provider' })
+        .waitFor()
+      // Spec 03 §4: the requester's wallet creation follows (its `createOnLogin`), then the close.
+      await dialog.waitFor({ state: 'detached', timeout: 60_000 })
+      const result = (await page.getByTestId('cross-app-login-result').textContent()) ?? ''
+      expect(result).toMatch(/New user \S+/)
+      expect(await page.getByTestId('cross-app-error').count()).toBe(0)
+      // The requester's own embedded wallet exists: the post-login steps ran.
+      expect(await walletAddress(page)).toMatch(/^0x[0-9a-fA-F]{40}$/)
+      const shown = (await page.getByTestId('cross-app-address').textContent())?.trim()
+      expect(shown?.toLowerCase()).toBe(providerAddress.toLowerCase())
+    } finally {
+      await own.close()
+    }
+  })
 })

@@ -24,7 +24,8 @@ export interface LoginResult {
 
 export type LoginEvent =
   | { type: 'complete'; result: LoginResult }
-  | { type: 'error'; code: ErrorCode }
+  /** `error`: the failure itself where the flow has it, its message as the screen showed it. */
+  | { type: 'error'; code: ErrorCode; error?: LatchkeyError }
 
 /** The React layer's UI state: whether the modal is open and what it draws from. */
 export interface UiState {

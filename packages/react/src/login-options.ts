@@ -1,4 +1,4 @@
-import type { LoginMethod, OAuthReturn, TelegramProof } from '@latchkey/core'
+import type { CrossAppPopup, LoginMethod, OAuthReturn, TelegramProof } from '@latchkey/core'
 import type { WalletChainType } from '@latchkey/core/external'
 
 // The login data a `login()` call carries, in a file that imports nothing of
@@ -32,6 +32,11 @@ export interface LoginOptions {
   walletChainType?: WalletChainType
   /** A login that left the page (OAuth, Telegram) and came back to be finished in the modal. */
   resume?: ResumedLogin
+  /**
+   * Open straight on the cross-app login with provider app `appId`
+   * (`useCrossAppAccounts().loginWithCrossAppAccount`), its popup opened in the click.
+   */
+  crossApp?: { appId: string; popup: CrossAppPopup | null }
 }
 
 /** A redirect login back on the page: what the modal finishes. */

@@ -6,7 +6,8 @@ export const CROSS_APP_DEMO_MESSAGE = 'Hello from the requester app'
 
 /**
  * Cross-app (docs/cross-app.md), shown when the page has `?crossApp=<provider
- * app id>`: 'Log in with provider app' while logged out; for a user with that
+ * app id>`: 'Log in with provider app' while logged out (the hook's login, in
+ * the login modal's flow; what it resolved with shows below); for a user with that
  * provider's account, its wallet address and 'Sign with provider wallet',
  * which asks the provider app's page (a popup) for a signature.
  */
@@ -14,6 +15,9 @@ export function CrossAppPanel({ providerAppId }: { providerAppId: string }) {
   const { authenticated, user } = useLatchkey()
   const { loginWithCrossAppAccount, signMessage } = useCrossAppAccounts()
   const [signature, setSignature] = useState<string | null>(null)
+  // What `loginWithCrossAppAccount` resolved with: only once the modal closed after
+  // the app's post-login steps (terms, wallet creation).
+  const [loggedIn, setLoggedIn] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const account = user?.linkedAccounts.find(
     (a) => a.type === 'cross_app' && a.providerApp.id === providerAppId,
@@ -35,12 +39,18 @@ export function CrossAppPanel({ providerAppId }: { providerAppId: string }) {
             type="button"
             className="button"
             onClick={run(async () => {
-              await loginWithCrossAppAccount({ appId: providerAppId })
+              const result = await loginWithCrossAppAccount({ appId: providerAppId })
+              setLoggedIn(`${result.isNewUser ? 'New' : 'Returning'} user ${result.user.id}`)
             })}
           >
             Log in with provider app
           </button>
         </div>
+      )}
+      {loggedIn && (
+        <p className="muted" data-testid="cross-app-login-result">
+          Logged in with provider app: {loggedIn}
+        </p>
       )}
       {address && (
         <>

@@ -7,16 +7,23 @@ import {
 } from '@latchkey/core'
 import { useCallback } from 'react'
 import { useLatchkeyInstance } from '../context.ts'
+import type { LoginResult } from '../instance.ts'
 import type { CrossAppLoginRequest } from '../modal/cross-app/request.ts'
 import { utf8ToHex } from './signing.ts'
+import { useCrossAppLogin } from './useCrossAppLogin.ts'
 
 /** A transaction request as `eth_sendTransaction` takes it (hex quantities or numbers). */
 export type CrossAppTransaction = Record<string, unknown>
 
 export interface UseCrossAppAccountsReturnType {
-  /** Logs in with an account of the provider app `appId` (modal 'Connecting to {app}' + its popup). */
-  loginWithCrossAppAccount(options: { appId: string }): Promise<CrossAppLoginReturnType>
-  /** Links an account of the provider app to the signed-in user. */
+  /**
+   * Logs in with an account of the provider app `appId`: the login modal's
+   * 'Connecting to {app}' and its popup, then the app's post-login steps
+   * (terms, wallet creation). Resolves once the modal closes after them;
+   * rejects when it closes otherwise (the last failure, or 'User canceled flow').
+   */
+  loginWithCrossAppAccount(options: { appId: string }): Promise<LoginResult>
+  /** Links an account of the provider app to the signed-in user (its own modal screen). */
   linkCrossAppAccount(options: { appId: string }): Promise<CrossAppLoginReturnType>
   /** personal_sign with the provider's embedded wallet `address`, confirmed in the provider's popup. */
   signMessage(message: string, options: { address: string }): Promise<string>
@@ -32,8 +39,10 @@ const json = (value: unknown) =>
 /**
  * Cross-app accounts (spec 03 §4, §7; docs/cross-app.md): log in or link with
  * an account of another app on the same Latchkey server, then ask that
- * app's embedded wallet to sign. Every call opens the provider app's page in
- * a 440x680 popup, so call them from a click handler.
+ * app's embedded wallet to sign. The login goes through the login modal's
+ * flow, so the app's post-login steps run as after any login. Every call
+ * opens the provider app's page in a 440x680 popup, so call them from a
+ * click handler.
  *
  * @example
  * const { loginWithCrossAppAccount, signMessage } = useCrossAppAccounts()
@@ -46,31 +55,23 @@ export function useCrossAppAccounts(): UseCrossAppAccountsReturnType {
   const instance = useLatchkeyInstance()
   const { client } = instance
 
-  const start = useCallback(
-    (appId: string, intent: 'login' | 'link') => {
-      const signedIn = client.session.getState().status === 'authenticated'
-      if (intent === 'login' && signedIn) throw new LatchkeyError('ALREADY_LOGGED_IN')
-      if (intent === 'link' && !signedIn) throw new LatchkeyError('NOT_AUTHENTICATED')
+  const loginWithCrossAppAccount = useCrossAppLogin()
+  // A link has no post-login steps (the user is logged in already): its own screen does.
+  const linkCrossAppAccount = useCallback(
+    async ({ appId }: { appId: string }) => {
+      if (client.session.getState().status !== 'authenticated')
+        throw new LatchkeyError('NOT_AUTHENTICATED')
       // Opened within the click, before anything awaits (popup blockers).
       const request: CrossAppLoginRequest = {
         screen: 'cross-app',
         providerAppId: appId,
         popup: openCrossAppPopup(),
         run: (popup, onConnecting) =>
-          loginWithCrossApp(client, { appId, intent, popup, onConnecting }),
+          loginWithCrossApp(client, { appId, intent: 'link', popup, onConnecting }),
       }
       return instance.openWalletScreen<CrossAppLoginReturnType>(request)
     },
     [client, instance],
-  )
-
-  const loginWithCrossAppAccount = useCallback(
-    async ({ appId }: { appId: string }) => start(appId, 'login'),
-    [start],
-  )
-  const linkCrossAppAccount = useCallback(
-    async ({ appId }: { appId: string }) => start(appId, 'link'),
-    [start],
   )
   const signMessage = useCallback(
     (message: string, { address }: { address: string }) => {

@@ -50,6 +50,7 @@ function initialScreen(loginOptions: LoginOptions): Screen {
   if (resume?.kind === 'oauth')
     return { screen: 'oauth', provider: resume.ret.provider, ret: resume.ret }
   if (resume?.kind === 'telegram') return { screen: 'telegram', proof: resume.proof }
+  if (loginOptions.crossApp) return { screen: 'cross-app', ...loginOptions.crossApp }
   if (method === 'email') return { screen: 'email-entry' }
   if (method === 'sms') return { screen: 'sms-entry' }
   if (method === 'wallet') return { screen: 'wallet', walletId: loginOptions.wallet }

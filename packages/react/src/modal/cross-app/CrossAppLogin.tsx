@@ -10,6 +10,7 @@ import {
 import { formatUserMessage } from '@latchkey/protocol/errors'
 import { useEffect, useRef, useState } from 'react'
 import { ConnectionStatus } from '../components/ConnectionStatus.tsx'
+import { useChrome } from '../components/chrome.ts'
 import { ScreenLayout } from '../components/ScreenLayout.tsx'
 import { Spinner } from '../components/Spinner.tsx'
 
@@ -19,11 +20,19 @@ export interface CrossAppLoginProps {
   /** The popup the landing click opened (the first attempt's). */
   popup: CrossAppPopup | null
   intent: 'login' | 'link'
+  /** False once the dialog closes: the wait for the provider ends, and its popup closes. */
+  open?: boolean
   onDone(result: CrossAppLoginReturnType): void
   /** Gate errors (allowlist, user limit, no sign-up…) for the flow's outcome screens. */
   onError(error: LatchkeyError): void
-  onBack(): void
+  /** A failure shown here with Retry (not one caused by closing the dialog), and its message. */
+  onFailure?(error: LatchkeyError, message: string): void
+  /** Absent: no Back (the hook's login opens on this screen and offers no other method). */
+  onBack?(): void
 }
+
+/** One try: its popup, and what ends its wait when the dialog closes. */
+const newAttempt = (popup: CrossAppPopup | null) => ({ popup, abort: new AbortController() })
 
 /** Codes the login flow has outcome screens for; the rest show here with Retry. */
 const OUTCOME_CODES = new Set([
@@ -46,15 +55,19 @@ export function CrossAppLogin({
   appId,
   popup,
   intent,
+  open = true,
   onDone,
   onError,
+  onFailure,
   onBack,
 }: CrossAppLoginProps) {
   const [name, setName] = useState<string | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState<{ popup: CrossAppPopup | null }>({ popup })
-  const handlers = useRef({ onDone, onError })
-  handlers.current = { onDone, onError }
+  // The standalone panel is never 'open': only a dialog can be closed.
+  const closed = Boolean(useChrome().onClose) && !open
+  const [attempt, setAttempt] = useState(() => newAttempt(popup))
+  const handlers = useRef({ onDone, onError, onFailure, closed })
+  handlers.current = { onDone, onError, onFailure, closed }
   const nameRef = useRef<string | null>(null)
   // One run per attempt, also when React runs the effect twice (StrictMode).
   const runs = useRef(new WeakMap<object, Promise<CrossAppLoginReturnType>>())
@@ -67,6 +80,7 @@ export function CrossAppLogin({
         appId,
         intent,
         popup: attempt.popup,
+        signal: attempt.abort.signal,
         onConnecting: (details) => {
           nameRef.current = details.name
           setName(details.name)
@@ -82,13 +96,20 @@ export function CrossAppLogin({
         if (!live) return
         const error = toLatchkeyError(cause)
         if (OUTCOME_CODES.has(error.code)) return handlers.current.onError(error)
-        setFailure(formatUserMessage(error.code, { app: nameRef.current ?? 'app' }).title)
+        const message = formatUserMessage(error.code, { app: nameRef.current ?? 'app' }).title
+        setFailure(message)
+        if (!handlers.current.closed) handlers.current.onFailure?.(error, message)
       },
     )
     return () => {
       live = false
     }
   }, [client, appId, intent, attempt])
+
+  // Closing the dialog ends the wait (not in a cleanup: StrictMode runs those on a live screen).
+  useEffect(() => {
+    if (closed) attempt.abort.abort()
+  }, [closed, attempt])
 
   if (failure)
     return (
@@ -99,7 +120,7 @@ export function CrossAppLogin({
         onBack={onBack}
         onRetry={() => {
           setFailure(null)
-          setAttempt({ popup: openCrossAppPopup() })
+          setAttempt(newAttempt(openCrossAppPopup()))
         }}
       />
     )
