@@ -42,6 +42,7 @@ export const GROUPS: Group[] = [
       ['wagmi', 'wagmi'],
       ['Solana Wallet Standard', 'solana-wallet-standard'],
       ['Farcaster signer', 'farcaster-signer'],
+      ['Smart wallets (in progress)', 'smart-wallets'],
     ],
   },
   {

@@ -40,15 +40,18 @@ async function freePort(): Promise<number> {
  */
 export async function startAnvil({
   chainId = 31337,
+  hardfork,
 }: {
   chainId?: number
+  /** e.g. 'prague' (EIP-7702); Anvil's default is its latest. */
+  hardfork?: string
 } = {}): Promise<AnvilNode> {
   const port = await freePort()
-  const child: ChildProcess = spawn(
-    anvilBinary(),
-    ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId), '--silent'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  )
+  const args = ['--port', String(port), '--host', '127.0.0.1', '--chain-id', String(chainId)]
+  if (hardfork) args.push('--hardfork', hardfork)
+  const child: ChildProcess = spawn(anvilBinary(), [...args, '--silent'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk)
