@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { type AddressInfo, createServer } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { freePort } from '@latchkey/server/test/chains'
 import type { LatchkeyServerFixture } from './fixtures/latchkey-server.ts'
+
+export { freePort }
 
 // The Latchkey server in a process of its own (e2e/fixtures/latchkey-server.ts),
 // for tests that kill it and start it again on the same port and database.
@@ -11,13 +13,6 @@ const ROOT = join(import.meta.dirname, '..')
 const FIXTURE = join(import.meta.dirname, 'fixtures/latchkey-server.ts')
 
 /** A port nobody listens on now, for a server that must come back on the same one. */
-export async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((resolve) => probe.close(resolve))
-  return port
-}
 
 export interface ServerProcess {
   url: string

@@ -3,9 +3,9 @@
 // all it does anyway.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from '@latchkey/server/test/chains'
 import type { Address, Hex } from 'viem'
 
 /** A running Alto: its JSON-RPC url (eth_sendUserOperation & co.) and how to stop it. */
@@ -24,18 +24,6 @@ export interface StartAltoParameters {
   utilityPrivateKey: Hex
   /** How long to wait for Alto to answer before giving up; default 90 s (it takes ~3-8 s idle). */
   readyTimeoutMs?: number
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**

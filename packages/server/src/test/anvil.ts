@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
+import { freePort } from './free-port.ts'
 
 /** A local Anvil node (Foundry), started for a test file and stopped after it. */
 export interface AnvilNode {
@@ -17,18 +17,6 @@ function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}/package.json`
   return join(dirname(require.resolve(pkg)), 'bin', 'anvil')
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**
