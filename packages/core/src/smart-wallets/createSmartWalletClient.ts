@@ -1,6 +1,14 @@
-import { createSmartAccountClient, type SmartAccountClient } from 'permissionless'
-import { type Chain, type Client, http, type Transport } from 'viem'
-import type { PaymasterActions, SmartAccount } from 'viem/account-abstraction'
+import { createSmartAccountClient } from 'permissionless'
+import {
+  type Address,
+  type Chain,
+  type Client,
+  type Hex,
+  http,
+  type SignedAuthorization,
+  type Transport,
+} from 'viem'
+import type { PaymasterActions, SmartAccount, UserOperationReceipt } from 'viem/account-abstraction'
 
 /** Where sponsorship comes from: ERC-7677 paymaster actions (a service client, or our verifying paymaster). */
 export type SmartWalletPaymaster = Pick<PaymasterActions, 'getPaymasterData'> &
@@ -19,7 +27,22 @@ export interface CreateSmartWalletClientParameters {
   pollingInterval?: number
 }
 
-export type SmartWalletClient = SmartAccountClient<Transport, Chain, SmartAccount>
+/**
+ * What the SDK uses of permissionless's smart account client. Written out:
+ * `SmartAccountClient<Transport, Chain, SmartAccount>` costs the type checker
+ * about 150 s (its actions instantiated for every account implementation).
+ */
+export interface SmartWalletClient {
+  account: SmartAccount
+  sendUserOperation(parameters: {
+    calls: ReadonlyArray<{ to: Address; value?: bigint; data?: Hex }>
+    /** EIP-7702: the signed authorization that upgrades the account's EOA in this operation. */
+    authorization?: SignedAuthorization
+  }): Promise<Hex>
+  waitForUserOperationReceipt(parameters: { hash: Hex }): Promise<UserOperationReceipt>
+  sendTransaction(parameters: { to: Address; value?: bigint; data?: Hex }): Promise<Hex>
+  signMessage(parameters: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex>
+}
 
 /**
  * A client that turns transactions and batches into user operations for one
@@ -38,12 +61,13 @@ export function createSmartWalletClient({
   paymaster,
   pollingInterval,
 }: CreateSmartWalletClientParameters): SmartWalletClient {
-  return createSmartAccountClient({
+  const options = {
     account,
     chain,
     client,
     bundlerTransport: http(bundlerUrl),
     paymaster,
     pollingInterval,
-  }) as SmartWalletClient
+  }
+  return createSmartAccountClient(options as never) as unknown as SmartWalletClient
 }
