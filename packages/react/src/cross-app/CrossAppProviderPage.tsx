@@ -97,9 +97,15 @@ export function CrossAppProviderPage({ search, onAnswered }: CrossAppProviderPag
   }
 
   // The modal's look (its lazy stylesheet), only on a page load with a request.
+  // The choice waits for it: a stylesheet arriving under the user's pointer
+  // would move Accept and Decline as they are clicked.
+  const [styled, setStyled] = useState(false)
   useEffect(() => {
     if (!request) return
-    void import('./provider-page-styles.ts').then((m) => m.injectCrossAppPageStyles())
+    void import('./provider-page-styles.ts').then((m) => {
+      m.injectCrossAppPageStyles()
+      setStyled(true)
+    })
   }, [request])
 
   // Not logged in to this app: its own login modal, once by itself.
@@ -167,11 +173,19 @@ export function CrossAppProviderPage({ search, onAnswered }: CrossAppProviderPag
             </div>
           </>
         )}
-        {view.status === 'loading' && <p className="lk-subtitle">Loading…</p>}
-        {view.status === 'consent' && (
+        {(view.status === 'loading' || (view.status === 'consent' && !styled)) && (
+          <p className="lk-subtitle">Loading…</p>
+        )}
+        {view.status === 'consent' && styled && (
           <>
             {view.requester.logo_url && (
-              <img className="lk-cross-app-logo" src={view.requester.logo_url} alt="" />
+              <img
+                className="lk-cross-app-logo"
+                src={view.requester.logo_url}
+                alt=""
+                width={48}
+                height={48}
+              />
             )}
             <h2 className="lk-title">{view.requester.name} wants to connect to your account</h2>
             <p className="lk-subtitle">
