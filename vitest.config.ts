@@ -49,7 +49,7 @@ export default defineConfig({
           include: clientDirs.map((dir) => `${dir}/**/*.test.{ts,tsx}`),
           exclude: mocking,
           environment: 'happy-dom',
-          setupFiles: [testingLibrarySetup],
+          setupFiles: [testingLibrarySetup, 'packages/react/src/test/preload-modal.ts'],
           isolate: false,
         },
       },
