@@ -1,20 +1,12 @@
 import type { LoginMethod } from '@latchkey/core'
+import { OAUTH_PROVIDERS } from '@latchkey/protocol/constants'
 
 // What the provider's config needs to know of landing entries before the
 // modal loads (config.ts); the layout itself is in landing.ts, with the modal.
 
 /** Social providers: overflow of these alone reads 'Other socials' (spec 01 §2). */
 export const SOCIAL_METHODS: ReadonlySet<LoginMethod> = new Set<LoginMethod>([
-  'google',
-  'apple',
-  'discord',
-  'github',
-  'linkedin',
-  'spotify',
-  'instagram',
-  'twitter',
-  'tiktok',
-  'line',
+  ...OAUTH_PROVIDERS,
   'telegram',
   'farcaster',
 ])
