@@ -1,6 +1,7 @@
 import type { UserWire } from '@latchkey/protocol'
-import { type Kysely, PostgresAdapter, sql } from 'kysely'
-import { decodeCursor, encodeCursor } from '../db/newest-first.ts'
+import { type Kysely, sql } from 'kysely'
+import { isPostgres } from '../db/dialect.ts'
+import { afterInCreationOrder, decodeCursor, encodeCursor } from '../db/newest-first.ts'
 import type { Database } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import {
@@ -57,7 +58,7 @@ export async function searchAppUsers(
 ): Promise<ConsoleUsersPage> {
   const text = (options.q ?? '').trim()
   // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE.
-  const like = sql.raw(db.getExecutor().adapter instanceof PostgresAdapter ? 'ilike' : 'like')
+  const like = sql.raw(isPostgres(db) ? 'ilike' : 'like')
   const matches = (column: string, pattern: string) =>
     sql<boolean>`${sql.ref(column)} ${like} ${pattern} escape '\\'`
   let query = db.selectFrom('users').selectAll().where('app_id', '=', appId)
@@ -82,12 +83,7 @@ export async function searchAppUsers(
   if (options.cursor) {
     const after = decodeCursor(options.cursor)
     if (!after) throw new ApiError('INVALID_PAYLOAD', 'The cursor is not valid.')
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-      ]),
-    )
+    query = query.where(afterInCreationOrder(after))
   }
   const rows = await query
     .orderBy('created_at')

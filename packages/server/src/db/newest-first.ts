@@ -1,3 +1,5 @@
+import { type SqlBool, sql } from 'kysely'
+
 // Newest-first lists with an opaque cursor (the key-activity and delegated-
 // actions logs): rows ordered by (created_at, id) descending; the cursor is
 // the last row's pair, and the next page starts strictly after it.
@@ -35,3 +37,10 @@ export function newestFirstPage<Row extends { created_at: number | bigint; id: s
         : null,
   }
 }
+
+/**
+ * Rows strictly after `after` in (created_at, id) ascending order: the
+ * condition of an oldest-first page that continues after a cursor.
+ */
+export const afterInCreationOrder = (after: { createdAt: number; id: string }) =>
+  sql<SqlBool>`(created_at > ${after.createdAt} or (created_at = ${after.createdAt} and id > ${after.id}))`

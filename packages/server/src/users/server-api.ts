@@ -9,6 +9,7 @@ import {
 } from '@latchkey/protocol'
 import { normalizePhoneNumber } from '@latchkey/protocol/phone'
 import type { Kysely, Selectable } from 'kysely'
+import { afterInCreationOrder } from '../db/newest-first.ts'
 import type { Database, LinkedAccountsTable, UsersTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import { canonicalAddress } from '../wallets/service.ts'
@@ -112,12 +113,7 @@ export async function listAppUsers(
   let query = db.selectFrom('users').selectAll().where('app_id', '=', appId)
   if (options.cursor) {
     const after = decodeCursor(options.cursor)
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '>', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-      ]),
-    )
+    query = query.where(afterInCreationOrder(after))
   }
   const rows = await query
     .orderBy('created_at')
