@@ -50,6 +50,14 @@ describe('findSecretsInLog', () => {
     expect(leakIn(line({ msg: 'order 94829130' }), { codes: ['482913'] })).toEqual([])
   })
 
+  it('does not take hex digits of an id for a code', () => {
+    const codes = { codes: ['302915'] }
+    const ids = line({ request_id: '1f302915-42e9-44a4-a2f6-46ff56442b6b', msg: 'request' })
+    expect(leakIn(ids, codes)).toEqual([])
+    expect(leakIn(line({ msg: 'wallet a302915b' }), codes)).toEqual([])
+    expect(leakIn(line({ msg: 'code=302915' }), codes)).toMatchObject([{ kind: 'code' }])
+  })
+
   it('finds any other known value', () => {
     const planted = line({ msg: 'client secret GOCSPX-e2e-client-secret' })
     expect(leakIn(planted, { secrets: ['GOCSPX-e2e-client-secret'] })).toMatchObject([

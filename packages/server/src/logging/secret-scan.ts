@@ -12,7 +12,7 @@ export interface LogLeak {
 }
 
 export interface KnownSecrets {
-  /** One-time codes delivered during the run (dev mailbox, dev outbox): matched as whole digit runs. */
+  /** One-time codes delivered during the run (dev mailbox, dev outbox): matched as whole words. */
   codes?: Iterable<string>
   /** Any other value that must never be logged, matched as a substring. */
   secrets?: Iterable<string>
@@ -37,8 +37,12 @@ const SHAPES: Array<[LogLeak['kind'], RegExp]> = [
  */
 const DEV_DELIVERY = /"msg":"\[dev (mailbox|outbox)\]/
 
-/** Fields whose digits would pass for a code: the process id and the timestamp. */
-const NOISE = /"(pid|time)":("[^"]*"|\d+),?/g
+/**
+ * Fields whose digits would pass for a code: the process id, the timestamp
+ * and the request id (a UUID's hex holds six-digit runs: a CI run once found
+ * a delivered code inside `1f302915-…`).
+ */
+const NOISE = /"(pid|time|request_id)":("[^"]*"|\d+),?/g
 
 /** What one line gives away, if anything: a shape first, then a known value. */
 function leakIn(
@@ -64,7 +68,9 @@ function leakIn(
  */
 export function findSecretsInLog(text: string, known: KnownSecrets = {}): LogLeak[] {
   const codes = [...(known.codes ?? [])].filter((code) => /^\d+$/.test(code))
-  const codePattern = codes.length ? new RegExp(`(?<!\\d)(${codes.join('|')})(?!\\d)`) : null
+  const codePattern = codes.length
+    ? new RegExp(`(?<![0-9A-Za-z])(${codes.join('|')})(?![0-9A-Za-z])`)
+    : null
   const secrets = [...(known.secrets ?? [])].filter(Boolean)
   const leaks: LogLeak[] = []
   for (const [index, line] of text.split('\n').entries()) {
