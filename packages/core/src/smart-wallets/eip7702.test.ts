@@ -1,8 +1,12 @@
 // @vitest-environment node
 // EIP-7702: the embedded EOA itself becomes a smart account by delegating to
 // Simple7702Account (EntryPoint v0.8), keeping its address. Real peers: Anvil
-// (Prague) + EntryPoint v0.8 + Alto (../test/account-abstraction-chain.ts).
+// (Prague) + EntryPoint v0.8 + Alto (@latchkey/server/test/account-abstraction).
 
+import {
+  type AccountAbstractionChain,
+  startAccountAbstractionChain,
+} from '@latchkey/server/test/account-abstraction'
 import {
   concat,
   createPublicClient,
@@ -15,10 +19,6 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifyMessage } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type AccountAbstractionChain,
-  startAccountAbstractionChain,
-} from '../test/account-abstraction-chain.ts'
 import { createSmartWalletClient } from './createSmartWalletClient.ts'
 import { isUpgraded, signSmartWalletAuthorization } from './signSmartWalletAuthorization.ts'
 import { toSmartWalletAccount } from './toSmartWalletAccount.ts'

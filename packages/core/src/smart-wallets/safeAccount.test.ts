@@ -5,6 +5,10 @@
 // the audited contracts at their public addresses, Alto.
 
 import {
+  type AccountAbstractionChain,
+  startAccountAbstractionChain,
+} from '@latchkey/server/test/account-abstraction'
+import {
   createPublicClient,
   createWalletClient,
   http,
@@ -15,10 +19,6 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { verifyMessage } from 'viem/actions'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type AccountAbstractionChain,
-  startAccountAbstractionChain,
-} from '../test/account-abstraction-chain.ts'
 import { createSmartWalletClient } from './createSmartWalletClient.ts'
 import { sendSmartWalletCalls } from './sendSmartWalletCalls.ts'
 import { toSmartWalletAccount } from './toSmartWalletAccount.ts'

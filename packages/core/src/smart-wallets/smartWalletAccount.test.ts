@@ -1,7 +1,12 @@
 // @vitest-environment node
 // Real peers: Anvil with EntryPoint v0.7 + SimpleAccountFactory v0.7, and the
-// Alto bundler (packages/core/src/test/account-abstraction-chain.ts).
+// Alto bundler (packages/server/src/test/account-abstraction).
 
+import {
+  type AccountAbstractionChain,
+  accountAbstractionAbis,
+  startAccountAbstractionChain,
+} from '@latchkey/server/test/account-abstraction'
 import {
   type Address,
   createPublicClient,
@@ -14,11 +19,6 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type AccountAbstractionChain,
-  startAccountAbstractionChain,
-} from '../test/account-abstraction-chain.ts'
-import { accountAbstractionAbis } from '../test/account-abstraction-contracts.ts'
 import { createSmartWalletClient } from './createSmartWalletClient.ts'
 import { sendSmartWalletCalls } from './sendSmartWalletCalls.ts'
 import { toSmartWalletAccount } from './toSmartWalletAccount.ts'

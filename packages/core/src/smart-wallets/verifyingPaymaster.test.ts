@@ -1,6 +1,13 @@
 // @vitest-environment node
 // Sponsored gas through eth-infinitism's VerifyingPaymaster v0.7, with real
-// peers: Anvil + EntryPoint v0.7 + Alto (../test/account-abstraction-chain.ts).
+// peers: Anvil + EntryPoint v0.7 + Alto (@latchkey/server/test/account-abstraction).
+
+import {
+  type AccountAbstractionChain,
+  accountAbstractionAbis,
+  deployVerifyingPaymaster07,
+  startAccountAbstractionChain,
+} from '@latchkey/server/test/account-abstraction'
 import { deployTestTokens, type TestTokens } from '@latchkey/server/test/chains'
 import {
   type Abi,
@@ -13,14 +20,6 @@ import {
 import { toPackedUserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type AccountAbstractionChain,
-  startAccountAbstractionChain,
-} from '../test/account-abstraction-chain.ts'
-import {
-  accountAbstractionAbis,
-  deployVerifyingPaymaster07,
-} from '../test/account-abstraction-contracts.ts'
 import { createSmartWalletClient, type SmartWalletPaymaster } from './createSmartWalletClient.ts'
 import { sendSmartWalletCalls } from './sendSmartWalletCalls.ts'
 import { toSmartWalletAccount } from './toSmartWalletAccount.ts'

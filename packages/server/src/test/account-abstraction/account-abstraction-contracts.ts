@@ -28,7 +28,7 @@ const require = createRequire(import.meta.url)
  */
 const ARTIFACT_PATHS = [
   fileURLToPath(new URL('.', import.meta.url)),
-  fileURLToPath(new URL('../../../../tools/erc4337-bundler/', import.meta.url)),
+  fileURLToPath(new URL('../../../../../tools/erc4337-bundler/', import.meta.url)),
 ]
 
 /** Loads a JSON artifact from a package, e.g. `@account-abstraction/contracts/artifacts/EntryPoint.json`. */

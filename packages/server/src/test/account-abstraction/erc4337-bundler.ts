@@ -5,8 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '@latchkey/server/test/chains'
 import type { Address, Hex } from 'viem'
+import { freePort } from '../chains.ts'
 
 /** A running Alto: its JSON-RPC url (eth_sendUserOperation & co.) and how to stop it. */
 export interface AltoBundler {
@@ -31,7 +31,9 @@ export interface StartAltoParameters {
  * OpenTelemetry pins would replace the server's); its CLI entry (`bin.alto`)
  * is next to the package's `esm/index.js`.
  */
-const BUNDLER_TOOL = fileURLToPath(new URL('../../../../tools/erc4337-bundler/', import.meta.url))
+const BUNDLER_TOOL = fileURLToPath(
+  new URL('../../../../../tools/erc4337-bundler/', import.meta.url),
+)
 const ALTO_CLI = join(BUNDLER_TOOL, 'node_modules', '@pimlico', 'alto', 'esm', 'cli', 'alto.js')
 /** Held (mkdir is atomic) by the one test worker that installs; the others wait for it to go. */
 const INSTALL_LOCK = join(BUNDLER_TOOL, '.installing')

@@ -1,10 +1,11 @@
 // A local ERC-4337 world for smart-wallet tests: Anvil (Prague, so EIP-7702
 // works), EntryPoint v0.7 and SimpleAccountFactory v0.7 at their canonical
 // addresses, and Alto bundling against it. docs/smart-wallets.md.
-import { startAnvil } from '@latchkey/server/test/chains'
+
 import { type Address, type Chain, defineChain, type Hex } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
+import { startAnvil } from '../chains.ts'
 import {
   type Deployer,
   deployEntryPoint07,
