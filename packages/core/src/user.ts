@@ -176,6 +176,21 @@ export interface CrossAppAccount {
   latestVerifiedAt: Date
 }
 
+/**
+ * The user's smart wallet (spec 01 §3 `smart_wallet`; docs/smart-wallets.md):
+ * an ERC-4337 account owned by the embedded Ethereum wallet, or that wallet
+ * upgraded by EIP-7702 (`simple_7702`, the same address).
+ */
+export interface SmartWalletAccount {
+  type: 'smart_wallet'
+  address: string
+  smartWalletType: 'safe' | 'simple' | 'simple_7702'
+  smartWalletVersion: string
+  verifiedAt: Date
+  firstVerifiedAt: Date
+  latestVerifiedAt: Date
+}
+
 /** An account linked to a user; a union on `type`, grown by each login method. */
 export type LinkedAccount =
   | EmailAccount
@@ -189,6 +204,7 @@ export type LinkedAccount =
   | OAuthAccount
   | PasskeyAccount
   | CrossAppAccount
+  | SmartWalletAccount
 
 /** A Latchkey user as apps see it (spec 01 §3 "User"). */
 export interface User {
@@ -343,6 +359,16 @@ function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
           chainType: w.chain_type,
         })),
         smartWallets: account.smart_wallets.map((w) => ({ address: w.address })),
+        verifiedAt: date(account.verified_at),
+        firstVerifiedAt: date(account.first_verified_at),
+        latestVerifiedAt: date(account.latest_verified_at),
+      }
+    case 'smart_wallet':
+      return {
+        type: 'smart_wallet',
+        address: account.address,
+        smartWalletType: account.smart_wallet_type,
+        smartWalletVersion: account.smart_wallet_version,
         verifiedAt: date(account.verified_at),
         firstVerifiedAt: date(account.first_verified_at),
         latestVerifiedAt: date(account.latest_verified_at),

@@ -144,4 +144,12 @@ export const routes = {
   crossAppLink: '/api/v1/cross-app/link',
   /** The provider page: checks a requester's transact token before showing a signature request. */
   crossAppTransactVerify: '/api/v1/cross-app/transact/verify',
+  /**
+   * Smart wallets (docs/smart-wallets.md): the signed-in user's ERC-4337
+   * JSON-RPC for one chain: the bundler's methods, relayed to the app's
+   * bundler, and ERC-7677 `pm_*`, answered under the app's sponsorship policy.
+   */
+  smartWalletRpc: (chainId: number) => `/api/v1/smart_wallets/${chainId}/rpc`,
+  /** Links the user's smart wallet: a SIWE message its account signed (ERC-1271 / ERC-6492). */
+  smartWalletLink: '/api/v1/smart_wallets/link',
 } as const

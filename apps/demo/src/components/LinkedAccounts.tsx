@@ -69,6 +69,12 @@ function identifierOf(account: LinkedAccount): Identifier {
         address: true,
         note: `(app ${account.providerApp.id})`,
       }
+    case 'smart_wallet':
+      return {
+        value: account.address,
+        address: true,
+        note: `(${account.smartWalletType} ${account.smartWalletVersion})`,
+      }
     default:
       return { value: account.email ?? account.username ?? account.subject, address: true }
   }
@@ -106,6 +112,7 @@ export function LinkedAccounts({ accounts }: { accounts: LinkedAccount[] }) {
       case 'custom':
       case 'guest':
       case 'cross_app':
+      case 'smart_wallet':
         return null
       default:
         return () => link.unlinkOAuth(account.type, account.subject)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { mfaMethodSchema } from './common.ts'
 import { fundingConfigSchema } from './funding.ts'
+import { smartWalletConfigSchema } from './smart-wallet.ts'
 
 export const createOnLoginSchema = z.enum(['all-users', 'users-without-wallets', 'off'])
 
@@ -70,5 +71,7 @@ export const appConfigSchema = z.object({
     })
     .nullable(),
   whatsapp_enabled: z.boolean(),
+  /** Smart wallets (docs/smart-wallets.md): null when the app has them off. */
+  smart_wallet_config: smartWalletConfigSchema.nullable().default(null),
 })
 export type AppConfig = z.infer<typeof appConfigSchema>

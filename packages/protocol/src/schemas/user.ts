@@ -5,6 +5,7 @@ import { externalWalletAccountSchema } from './external-wallet.ts'
 import { farcasterAccountSchema } from './farcaster.ts'
 import { oauthAccountSchema } from './oauth-account.ts'
 import { passkeyAccountSchema } from './passkey.ts'
+import { smartWalletAccountSchema } from './smart-wallet.ts'
 import { chainTypeSchema, recoveryMethodSchema } from './wallet.ts'
 
 /** Unix seconds. */
@@ -91,6 +92,7 @@ export const linkedAccountSchema = z.union([
   oauthAccountSchema,
   passkeyAccountSchema,
   crossAppAccountSchema,
+  smartWalletAccountSchema,
 ])
 export type LinkedAccountWire = z.infer<typeof linkedAccountSchema>
 

@@ -18,6 +18,7 @@ export function appConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     disable_plus_emails: false,
     passkeys_for_signup_enabled: false,
     captcha_enabled: false,
+    smart_wallet_config: null,
     captcha_site_key: null,
     captcha_provider: null,
     allowlist_config: {

@@ -297,6 +297,8 @@ export function toAppConfig(
       funding,
     ),
     mfa_methods: s.mfa_methods ?? [],
+    // Issue 24 (docs/smart-wallets.md): the smart-wallet settings are not wired yet.
+    smart_wallet_config: null,
     telegram_auth_config:
       login.telegram && s.telegram_auth_config && app.configuredProviders.includes('telegram')
         ? {
