@@ -27,13 +27,11 @@ import { SecretBox } from './crypto/secrets.ts'
 import { connectDatabase } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import type { Database } from './db/types.ts'
-import { delegationPolicyCommand } from './delegation/cli.ts'
 import { createJsonLogger } from './logging/json-logger.ts'
 import { purgeExpired } from './maintenance/purge.ts'
 import { defaultSessionOptions, resolveMasterKey } from './server.ts'
 import { rotateSigningKey } from './sessions/keys.ts'
 import { startServer } from './start.ts'
-import { webhookCommand } from './webhooks/cli.ts'
 
 /** `--login-method` values → the app's login switches: exactly the listed methods on. */
 function loginMethodSettings(methods: string[]): AppSettings {
@@ -294,12 +292,9 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       else for (const a of apps) out(`${a.id}  ${a.name}  ${a.allowedOrigins.join(' ')}`)
       return 0
     }
-    const owned = await moduleCommand({ db, key, positionals, values, out, err })
+    const input = { db, key, positionals, values, env, config, dataDir, out, err }
+    const owned = await moduleCommand(input)
     if (owned !== undefined) return owned
-    if (key.startsWith('apps webhook '))
-      return await webhookCommand({ db, key, positionals, values, config, dataDir, out, err })
-    if (key.startsWith('apps delegation-policy '))
-      return await delegationPolicyCommand({ db, key, positionals, values, out, err })
     if (key === 'apps settings') {
       const [appId = ''] = positionals
       return await appSettingsCommand({ db, appId, set: flag('set'), out, err })

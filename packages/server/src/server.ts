@@ -78,6 +78,8 @@ import { chooseRateLimiter } from './rate-limit/choose.ts'
 import { recoveryRoutes } from './recovery/routes.ts'
 import { KeyStore } from './sessions/keys.ts'
 import { appJwksRoute, logoutRoute, refreshRoute, wellKnownJwksRoute } from './sessions/routes.ts'
+import { smartWalletLinkRoutes } from './smart-wallets/link-routes.ts'
+import { smartWalletRoutes } from './smart-wallets/routes.ts'
 import { usersAcceptTermsRoute, usersDeleteRoute, usersMeRoute } from './users/routes.ts'
 import { appBackendRoutes } from './users/server-api-routes.ts'
 import { transferRoutes } from './users/transfer-routes.ts'
@@ -289,6 +291,7 @@ export async function createLatchkeyServer(
       ...oauthRoutes,
       ...siweRoutes,
       ...siwsRoutes,
+      ...smartWalletLinkRoutes,
       ...farcasterRoutes,
       ...farcasterSignerRoutes,
       ...crossAppRoutes,
@@ -307,6 +310,7 @@ export async function createLatchkeyServer(
       ...captchaRoutes,
       tokenPriceRoute,
       ...fundingRoutes,
+      ...smartWalletRoutes,
       // After usersMeRoute and usersDeleteRoute: `/users/:user_id` would match `/users/me` too.
       ...appBackendRoutes,
       ...delegationAppRoutes,

@@ -17,6 +17,14 @@ export const SMART_WALLET_TYPES = ['safe', 'simple', 'simple_7702'] as const
 export const smartWalletTypeSchema = z.enum(SMART_WALLET_TYPES)
 export type SmartWalletType = z.infer<typeof smartWalletTypeSchema>
 
+/**
+ * eth-infinitism's audited Simple7702Account (EntryPoint v0.8), the only
+ * EIP-7702 delegate a `simple_7702` wallet uses: the enclave signs
+ * authorizations for no other, and the server sponsors no EOA delegating
+ * elsewhere (an authorization hands the EOA's whole balance to its code).
+ */
+export const SIMPLE_7702_ACCOUNT_ADDRESS = '0xe6Cae83BdE06E4c305530e199D7217f42808555B'
+
 /** Spec 01 `smart_wallet_version` of each type. */
 export const SMART_WALLET_VERSIONS: Record<SmartWalletType, string> = {
   safe: '1.4.1',

@@ -12,6 +12,7 @@ import type { AppsTable, Database } from '../db/types.ts'
 import { defaultFundingOptions, type FundingServerOptions } from '../funding/options.ts'
 import { toFundingConfig } from '../funding/settings.ts'
 import { newAppId, newSecret, sha256 } from '../ids.ts'
+import { toSmartWalletConfig } from '../smart-wallets/settings.ts'
 import { APP_SECRET_PREFIX, matchAppSecret } from './app-secrets.ts'
 import { type CredentialProvider, configuredProvidersOf } from './credentials.ts'
 import { APP_SETTING_KEYS, type AppSettings, buildSettings } from './settings.ts'
@@ -297,8 +298,8 @@ export function toAppConfig(
       funding,
     ),
     mfa_methods: s.mfa_methods ?? [],
-    // Issue 24 (docs/smart-wallets.md): the smart-wallet settings are not wired yet.
-    smart_wallet_config: null,
+    // Issue 24 (docs/smart-wallets.md): no bundler or paymaster URL reaches the browser.
+    smart_wallet_config: toSmartWalletConfig(s.smart_wallets),
     telegram_auth_config:
       login.telegram && s.telegram_auth_config && app.configuredProviders.includes('telegram')
         ? {

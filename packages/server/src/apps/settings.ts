@@ -9,6 +9,7 @@ import { assertCustomAuthSettings } from '../auth/custom-jwt/schema.ts'
 import { assertTelegramAuthSettings } from '../auth/telegram/schema.ts'
 import { isTurnstileSiteKey } from '../captcha/provider.ts'
 import { assertFundingSettings, type FundingSettings } from '../funding/settings.ts'
+import { assertSmartWalletSettings, type SmartWalletSettings } from '../smart-wallets/settings.ts'
 import { assertMaxUsersSetting } from '../users/user-limit.ts'
 import { assertAllowlistSettings } from './allowlist-settings.ts'
 
@@ -86,6 +87,8 @@ export interface AppSettings {
    * embedded wallets to sign on the page at `custom_api_url`.
    */
   cross_app?: CrossAppSettings
+  /** Smart wallets and sponsored gas (docs/smart-wallets.md); validated by smart-wallets/settings.ts. */
+  smart_wallets?: SmartWalletSettings
 }
 
 /** The top-level keys of {@link AppSettings} (the CLI refuses others). */
@@ -112,6 +115,7 @@ export const APP_SETTING_KEYS: readonly string[] = [
   'custom_auth',
   'funding',
   'cross_app',
+  'smart_wallets',
 ] satisfies ReadonlyArray<keyof AppSettings>
 
 /** Settings that are switches: anything but true or false is refused. */
@@ -139,6 +143,7 @@ export function buildSettings(input: {
   if (settings.mfa_methods !== undefined) assertMfaMethods(settings.mfa_methods)
   if (settings.funding !== undefined) assertFundingSettings(settings.funding)
   if (settings.cross_app !== undefined) assertCrossAppSettings(settings.cross_app)
+  if (settings.smart_wallets !== undefined) assertSmartWalletSettings(settings.smart_wallets)
   for (const key of BOOLEAN_SETTINGS)
     if (settings[key] !== undefined && typeof settings[key] !== 'boolean')
       throw new Error(`${key} must be true or false`)

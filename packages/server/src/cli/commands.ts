@@ -1,6 +1,7 @@
 import { APP_SECRET_COMMANDS } from '../apps/app-secrets-cli.ts'
 import { ADMIN_COMMANDS } from '../console/admin-cli.ts'
 import { DELEGATION_POLICY_COMMANDS } from '../delegation/cli.ts'
+import { SMART_WALLET_COMMANDS } from '../smart-wallets/cli-commands.ts'
 import { WEBHOOK_COMMANDS } from '../webhooks/cli-commands.ts'
 
 /** One flag of a command, as `node:util` parseArgs takes it, with its help line. */
@@ -210,6 +211,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   ...APP_SECRET_COMMANDS,
   ...WEBHOOK_COMMANDS,
   ...DELEGATION_POLICY_COMMANDS,
+  ...SMART_WALLET_COMMANDS,
   {
     path: ['purge'],
     synopsis: '[--json]',

@@ -27,6 +27,7 @@ import * as m020 from './migrations/020_delegated_actions.ts'
 import * as m021 from './migrations/021_cross_app.ts'
 import * as m022 from './migrations/022_admin.ts'
 import * as m023 from './migrations/023_admin_audit.ts'
+import * as m024 from './migrations/024_sponsored_operations.ts'
 import type { Database } from './types.ts'
 
 // A static list (no filesystem scan): works the same from source, bundles and tests.
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '021_cross_app': m021,
   '022_admin': m022,
   '023_admin_audit': m023,
+  '024_sponsored_operations': m024,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations }

@@ -12,6 +12,7 @@ import type {
   DelegationPoliciesTable,
   WalletDelegationsTable,
 } from '../delegation/tables.ts'
+import type { SponsoredOperationsTable } from '../smart-wallets/tables.ts'
 import type { WebhookEndpointsTable, WebhookOutboxTable } from '../webhooks/tables.ts'
 
 /**
@@ -395,4 +396,5 @@ export interface Database {
   admin_credentials: AdminCredentialsTable
   console_sessions: ConsoleSessionsTable
   admin_audit: AdminAuditTable
+  sponsored_operations: SponsoredOperationsTable
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import { CONSOLE_IDLE_MS } from '../console/sessions.ts'
 import type { Database } from '../db/types.ts'
 import { DELEGATED_ACTION_RETENTION_MS } from '../delegation/audit.ts'
+import { SPONSORED_OPERATION_RETENTION_MS } from '../smart-wallets/sponsored-operations.ts'
 import { KEY_RELEASE_RETENTION_MS } from '../wallets/key-releases.ts'
 
 /** Rows deleted per statement: keeps each delete (and the locks it holds) short. */
@@ -31,6 +32,8 @@ export interface PurgeExpiredOptions {
   keyReleaseRetentionMs?: number
   /** How long a delegated action (audit row) is kept (default 90 days, delegation/audit.ts). */
   delegatedActionRetentionMs?: number
+  /** How long a sponsored operation is kept (default 90 days, smart-wallets/sponsored-operations.ts). */
+  sponsoredOperationRetentionMs?: number
 }
 
 /** Rows deleted, per table. */
@@ -56,6 +59,7 @@ export type PurgedTable =
   | 'mfa_attempts'
   | 'console_sessions'
   | 'delegated_actions'
+  | 'sponsored_operations'
 
 /** Tables with a single-column key and an `expires_at`: the key, and how long a row outlives its expiry. */
 const EXPIRING: ReadonlyArray<{
@@ -67,6 +71,7 @@ const EXPIRING: ReadonlyArray<{
     | 'key_releases'
     | 'console_sessions'
     | 'delegated_actions'
+    | 'sponsored_operations'
   >
   key: string
   graceMs: number
@@ -219,6 +224,25 @@ export async function purgeExpired(
           .selectFrom('delegated_actions')
           .select('id')
           .where('created_at', '<=', delegatedEnd)
+          .limit(batchSize),
+      )
+      .executeTakeFirst()
+    return Number(result.numDeletedRows)
+  })
+
+  // The ledger of sponsored operations (smart-wallets/sponsored-operations.ts), likewise.
+  const sponsoredEnd =
+    now - (options.sponsoredOperationRetentionMs ?? SPONSORED_OPERATION_RETENTION_MS)
+  counts.sponsored_operations = await inBatches(batchSize, async () => {
+    const result = await db
+      .deleteFrom('sponsored_operations')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('sponsored_operations')
+          .select('id')
+          .where('created_at', '<=', sponsoredEnd)
           .limit(batchSize),
       )
       .executeTakeFirst()

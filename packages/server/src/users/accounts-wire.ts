@@ -3,6 +3,8 @@ import {
   type ConnectorType,
   type LinkedAccountWire,
   type RecoveryMethod,
+  SMART_WALLET_TYPES,
+  type SmartWalletType,
 } from '@latchkey/protocol'
 import type { Selectable } from 'kysely'
 import type { LinkedAccountsTable } from '../db/types.ts'
@@ -32,6 +34,21 @@ export const PASSKEY_ACCOUNT_TYPE = 'passkey'
 
 /** Linked-account type of a guest (identifier = SHA-256 of the guest credential). */
 export const GUEST_ACCOUNT_TYPE = 'guest'
+
+/**
+ * Linked-account type of the user's smart wallet (smart-wallets/link.ts);
+ * identifier = lowercase address, data = checksummed address, type, version.
+ * Not a login method: nothing logs in with it.
+ */
+export const SMART_WALLET_ACCOUNT_TYPE = 'smart_wallet'
+
+/**
+ * Whether an account of this type logs its user in: embedded wallets and
+ * smart wallets do not (spec 01 §5), so they neither keep a user from being
+ * locked out nor turn a guest into a full user.
+ */
+export const isLoginMethodType = (type: string): boolean =>
+  type !== WALLET_ACCOUNT_TYPE && type !== SMART_WALLET_ACCOUNT_TYPE
 
 /** Recovery method by stored entropy id (wallet_secrets.entropy_id). */
 export type RecoveryMethods = ReadonlyMap<string, RecoveryMethod>
@@ -124,6 +141,20 @@ export function toLinkedAccountWire(
         latest_verified_at: seconds(row.latest_verified_at),
       }
     }
+    case SMART_WALLET_ACCOUNT_TYPE: {
+      const type = data.smart_wallet_type as SmartWalletType
+      if (!SMART_WALLET_TYPES.includes(type)) return null
+      return {
+        type: 'smart_wallet',
+        address: typeof data.address === 'string' ? data.address : row.identifier,
+        smart_wallet_type: type,
+        smart_wallet_version:
+          typeof data.smart_wallet_version === 'string' ? data.smart_wallet_version : '',
+        verified_at: seconds(row.latest_verified_at),
+        first_verified_at: seconds(row.first_verified_at),
+        latest_verified_at: seconds(row.latest_verified_at),
+      }
+    }
     case 'email':
       return {
         type: 'email',
@@ -196,6 +227,7 @@ export function toLinkedAccountWire(
     case 'cross_app': {
       // auth/cross-app: identifier = the provider app's user id.
       const wallets = Array.isArray(data.embedded_wallets) ? data.embedded_wallets : []
+      const smartWallets = Array.isArray(data.smart_wallets) ? data.smart_wallets : []
       return {
         type: 'cross_app',
         subject: row.identifier,
@@ -203,7 +235,7 @@ export function toLinkedAccountWire(
         embedded_wallets: (wallets as { address: string; chain_type: 'ethereum' | 'solana' }[]).map(
           (w) => ({ address: w.address, chain_type: w.chain_type }),
         ),
-        smart_wallets: [],
+        smart_wallets: (smartWallets as { address: string }[]).map((w) => ({ address: w.address })),
         verified_at: seconds(row.latest_verified_at),
         first_verified_at: seconds(row.first_verified_at),
         latest_verified_at: seconds(row.latest_verified_at),

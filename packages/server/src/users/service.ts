@@ -14,6 +14,7 @@ import { byMethodOrder } from '../mfa/order.ts'
 import { enqueueWebhookEvent, enqueueWebhookEventSync } from '../webhooks/outbox.ts'
 import {
   GUEST_ACCOUNT_TYPE,
+  isLoginMethodType,
   type RecoveryMethods,
   toLinkedAccountWire,
   WALLET_ACCOUNT_TYPE,
@@ -199,7 +200,7 @@ export async function insertAccount(
     return db.transaction().execute((tx) => insertAccount(tx, appId, userId, account, now))
   const row = accountRow(appId, userId, account, now)
   await db.insertInto('linked_accounts').values(row).execute()
-  if (account.type !== GUEST_ACCOUNT_TYPE && account.type !== WALLET_ACCOUNT_TYPE) {
+  if (account.type !== GUEST_ACCOUNT_TYPE && isLoginMethodType(account.type)) {
     const upgraded = await db
       .updateTable('users')
       .set({ is_guest: 0 })
@@ -327,7 +328,7 @@ export async function removeAccount(
   const accounts = await linkedAccountsOf(tx, userId)
   const target = accounts.find((a) => a.type === type && a.identifier === identifier)
   if (!target) throw new ApiError('ACCOUNT_NOT_LINKED')
-  if (accounts.filter((a) => a.type !== WALLET_ACCOUNT_TYPE).length <= 1)
+  if (accounts.filter((a) => isLoginMethodType(a.type)).length <= 1)
     throw new ApiError('CANNOT_UNLINK_LAST_ACCOUNT')
   await tx
     .deleteFrom('linked_accounts')

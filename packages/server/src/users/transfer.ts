@@ -6,6 +6,7 @@ import type { LinkedAccountsTable } from '../db/types.ts'
 import { ApiError } from '../errors.ts'
 import type { Services } from '../http/context.ts'
 import { newSecret, sha256 } from '../ids.ts'
+import { isLoginMethodType } from './accounts-wire.ts'
 import { deleteUser } from './delete.ts'
 import {
   type AccountInput,
@@ -42,7 +43,7 @@ export const NON_TRANSFERABLE_TYPES: ReadonlySet<string> = new Set([
 /** The refusal a link answers when no transfer is offered. */
 export type LinkRefusal = 'ACCOUNT_ALREADY_LINKED' | 'WALLET_ADDRESS_TAKEN'
 
-const isLoginMethod = (row: Selectable<LinkedAccountsTable>) => row.type !== WALLET_ACCOUNT_TYPE
+const isLoginMethod = (row: Selectable<LinkedAccountsTable>) => isLoginMethodType(row.type)
 
 const text = (data: Record<string, unknown>, key: string) =>
   typeof data[key] === 'string' && data[key] !== '' ? (data[key] as string) : null

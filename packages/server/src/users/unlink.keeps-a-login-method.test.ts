@@ -15,18 +15,22 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-/** An embedded wallet row for `userId`, as wallet creation leaves it. */
-async function giveEmbeddedWallet(userId: string, address: string) {
+/** An embedded wallet row for `userId`, as wallet creation leaves it; or a smart wallet's, as its link does. */
+async function giveEmbeddedWallet(userId: string, address: string, type = 'wallet') {
   const now = Date.now()
+  const data =
+    type === 'wallet'
+      ? { address, chain_type: 'ethereum', connector_type: 'embedded' }
+      : { address, smart_wallet_type: 'safe', smart_wallet_version: '1.4.1' }
   await t.db
     .insertInto('linked_accounts')
     .values({
-      id: `wallet-${address}`,
+      id: `${type}-${address}`,
       user_id: userId,
       app_id: t.app.id,
-      type: 'wallet',
+      type,
       identifier: address,
-      data: JSON.stringify({ address, chain_type: 'ethereum', connector_type: 'embedded' }),
+      data: JSON.stringify(data),
       created_at: now,
       first_verified_at: now,
       latest_verified_at: now,
@@ -77,6 +81,20 @@ describe('the last login method, beside embedded wallets', () => {
     const res = await t.request(routes.smsUnlink, {
       token: session.token,
       body: { phoneNumber: PHONE },
+    })
+    expect(res).toMatchObject(refused)
+  })
+  it('a smart wallet is no login method either: the email stays', async () => {
+    const session = await t.login('smart-wallet-owner@example.com')
+    await giveEmbeddedWallet(session.user.id, '0x00000000000000000000000000000000000000e3')
+    await giveEmbeddedWallet(
+      session.user.id,
+      '0x00000000000000000000000000000000000000e4',
+      'smart_wallet',
+    )
+    const res = await t.request(routes.emailUnlink, {
+      token: session.token ?? '',
+      body: { address: 'smart-wallet-owner@example.com' },
     })
     expect(res).toMatchObject(refused)
   })

@@ -239,6 +239,19 @@ async function userWithEverything(email: string, other?: string) {
       created_at: now,
     })
     .execute()
+  await t.db
+    .insertInto('sponsored_operations')
+    .values({
+      id: state(),
+      app_id: appId,
+      user_id: userId,
+      chain_id: 8453,
+      sender: walletRow.identifier,
+      nonce: '0',
+      max_cost: '1',
+      created_at: now,
+    })
+    .execute()
   // A transfer offer made to this user, and one that would take an account from it.
   for (const [to, from] of other ? [[userId, other] as const, [other, userId] as const] : [])
     await t.db

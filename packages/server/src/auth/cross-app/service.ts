@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../db/connect.ts'
 import { ApiError } from '../../errors.ts'
 import type { Services } from '../../http/context.ts'
 import { startSession, startSessionForNewUser } from '../../sessions/service.ts'
+import { SMART_WALLET_ACCOUNT_TYPE } from '../../users/accounts-wire.ts'
 import {
   type AccountInput,
   findAccount,
@@ -123,17 +124,26 @@ export async function authorizeCrossApp(
   return { code, expires_at: expiresAt, requester_app: appSummary(requester) }
 }
 
-/** The provider user's embedded wallets, as the cross_app account carries them. */
-async function embeddedWalletsOf(services: Services, providerUserId: string) {
+/** The provider user's embedded wallets and smart wallet, as the cross_app account carries them. */
+async function walletsOf(services: Services, providerUserId: string) {
   const rows = await linkedAccountsOf(services.db, providerUserId)
-  return rows
-    .filter((r) => r.type === WALLET_ACCOUNT_TYPE)
-    .map((r) => JSON.parse(r.data) as { address?: string; chain_type?: string })
-    .filter(
-      (d): d is { address: string; chain_type: 'ethereum' | 'solana' } =>
-        typeof d.address === 'string' && (d.chain_type === 'ethereum' || d.chain_type === 'solana'),
-    )
-    .map((d) => ({ address: d.address, chain_type: d.chain_type }))
+  const dataOf = (type: string) =>
+    rows
+      .filter((r) => r.type === type)
+      .map((r) => JSON.parse(r.data) as { address?: string; chain_type?: string })
+  return {
+    embedded_wallets: dataOf(WALLET_ACCOUNT_TYPE)
+      .filter(
+        (d): d is { address: string; chain_type: 'ethereum' | 'solana' } =>
+          typeof d.address === 'string' &&
+          (d.chain_type === 'ethereum' || d.chain_type === 'solana'),
+      )
+      .map((d) => ({ address: d.address, chain_type: d.chain_type })),
+    // Spec 01 §3 "Cross-app account: smartWallets" (smart-wallets/link.ts; at most one).
+    smart_wallets: dataOf(SMART_WALLET_ACCOUNT_TYPE)
+      .filter((d): d is { address: string } => typeof d.address === 'string')
+      .map((d) => ({ address: d.address })),
+  }
 }
 
 interface Trade {
@@ -164,8 +174,7 @@ async function trade(
     identifier: providerUserId,
     data: {
       provider_app_id: provider.app.id,
-      embedded_wallets: await embeddedWalletsOf(services, providerUserId),
-      smart_wallets: [],
+      ...(await walletsOf(services, providerUserId)),
     },
   }
   return { provider, providerUserId, account }
@@ -289,7 +298,7 @@ export async function verifyCrossAppTransact(
   if (row.read_only === 1 || provider.settings.read_only === true)
     throw new ApiError('CROSS_APP_READ_ONLY')
   const requester = await requesterOf(services, provider, row.requester_app_id, input.origin)
-  const wallets = await embeddedWalletsOf(services, providerUserId)
+  const wallets = (await walletsOf(services, providerUserId)).embedded_wallets
   return {
     requester_app: appSummary(requester),
     addresses: wallets.filter((w) => w.chain_type === 'ethereum').map((w) => w.address),

@@ -7,7 +7,7 @@ import type {
   UserWire,
 } from '@latchkey/protocol'
 import { getAddress, type Hex } from 'viem'
-import type { AppRecord } from '../../apps/service.ts'
+import { type AppRecord, toAppConfig } from '../../apps/service.ts'
 import type { Services } from '../../http/context.ts'
 import { type AccountInput, SIWE_ACCOUNT_TYPE } from '../../users/service.ts'
 import {
@@ -61,7 +61,10 @@ export async function initSiwe(
   input: SiweInitRequest,
   ip: string | undefined,
 ): Promise<SiweInitResponse> {
-  assertWalletLoginAllowed(app)
+  // A smart wallet's link signs a SIWE message too (smart-wallets/link.ts), in
+  // apps without wallet login; the nonce logs no one in: authenticate and
+  // link still ask for wallet login.
+  if (!toAppConfig(app).smart_wallet_config) assertWalletLoginAllowed(app)
   await limitSignInInit(services, app.id, ip)
   const address = getAddress(input.address)
   const issued = newIssuedNonce(services)

@@ -31,6 +31,11 @@ const ARTIFACT_PATHS = [
   fileURLToPath(new URL('../../../../../tools/erc4337-bundler/', import.meta.url)),
 ]
 
+/** The path of a file inside a test-only package, e.g. a Solidity source to compile. */
+export function resolvePackageFile(specifier: string): string {
+  return require.resolve(specifier, { paths: ARTIFACT_PATHS })
+}
+
 /** Loads a JSON artifact from a package, e.g. `@account-abstraction/contracts/artifacts/EntryPoint.json`. */
 export function loadArtifact<T = { abi: Abi; bytecode: Hex }>(specifier: string): T {
   return require(require.resolve(specifier, { paths: ARTIFACT_PATHS })) as T

@@ -9,3 +9,4 @@ export {
 } from './account-abstraction-chain.ts'
 export * from './account-abstraction-contracts.ts'
 export { SAFE_141_CONTRACTS, SAFE_SINGLETON_FACTORY } from './safe-contracts.ts'
+export * from './verifying-paymaster-08.ts'
