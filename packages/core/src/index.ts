@@ -238,6 +238,14 @@ export {
 } from './session.ts'
 export { ENCLAVE_KEY_WAIT_MS, type SessionKeyProvider } from './session-key.ts'
 export {
+  createEmbeddedSmartWallet,
+  type EmbeddedSmartWallet,
+  type EmbeddedSmartWalletParameters,
+  type PreparedSmartWalletCalls,
+  type SentSmartWalletCalls,
+  type SmartWalletCall,
+} from './smart-wallets/embedded.ts'
+export {
   type CookieJar,
   createDocumentCookies,
   createLocalStorage,

@@ -35,7 +35,7 @@ import { createFarcasterSignerHandlers } from './farcaster-signer.ts'
 import type { FarcasterSignerKeyStore } from './farcaster-signer-store.ts'
 import { createMfaHandlers } from './mfa.ts'
 import { type ConnectAnswer, createRecoverHandler } from './recover.ts'
-import { personalSign, signSolanaMessage, signTypedDataV4 } from './sign.ts'
+import { personalSign, signAuthorization, signSolanaMessage, signTypedDataV4 } from './sign.ts'
 import { signEthereumTransaction, signSolanaTransaction } from './sign-transaction.ts'
 import type { DeviceShareStore } from './store.ts'
 import { rebuildWalletKeys, WalletKeys } from './wallet-keys.ts'
@@ -348,6 +348,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         }
         const account = keys.ethereum(index)
         try {
+          // The signer is the wallet itself (entropy_id, wallet_index): no address in the params.
+          if (request.method === 'eth_signAuthorization')
+            return { result: signAuthorization(request.params[0], account.privateKey) }
           const address =
             request.method === 'personal_sign'
               ? request.params[1]

@@ -1,8 +1,10 @@
+import { SIMPLE_7702_ACCOUNT_ADDRESS } from '@latchkey/protocol/schemas'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
 import { hashTypedData, type TypedDataDefinition } from 'viem'
+import { hashAuthorization } from 'viem/utils'
 import { PageError } from './errors.ts'
 
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/
@@ -60,6 +62,35 @@ export function signTypedDataV4(json: string, privateKey: Uint8Array): `0x${stri
     throw new PageError('INVALID_PAYLOAD', 'The typed data is not valid EIP-712')
   }
   return signDigest(hexToBytes(digest.slice(2)), privateKey)
+}
+
+/**
+ * The only EIP-7702 delegate the enclave signs for: eth-infinitism's audited
+ * Simple7702Account (EntryPoint v0.8), what a `simple_7702` smart wallet runs.
+ * An authorization hands the EOA's whole balance to the delegate's code, so a
+ * host page must not be able to name any other contract.
+ */
+export const SIMPLE_7702_ACCOUNT = SIMPLE_7702_ACCOUNT_ADDRESS
+
+/**
+ * `eth_signAuthorization` (EIP-7702): the digest
+ * `keccak256(0x05 ‖ rlp([chainId, address, nonce]))` is computed here from
+ * the fields, never taken from the host.
+ */
+export function signAuthorization(
+  authorization: { chainId: number; address: string; nonce: number },
+  privateKey: Uint8Array,
+): `0x${string}` {
+  const { chainId, address, nonce } = authorization
+  // Chain id 0 would make the authorization valid on every chain (EIP-7702).
+  if (!Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new PageError('INVALID_PAYLOAD', 'The authorization needs a chain id')
+  if (!Number.isSafeInteger(nonce) || nonce < 0)
+    throw new PageError('INVALID_PAYLOAD', 'The authorization nonce is not valid')
+  if (address.toLowerCase() !== SIMPLE_7702_ACCOUNT.toLowerCase())
+    throw new PageError('INVALID_PAYLOAD', 'The wallet delegates only to Simple7702Account')
+  const digest = hashAuthorization({ chainId, address: SIMPLE_7702_ACCOUNT, nonce, to: 'bytes' })
+  return signDigest(digest, privateKey)
 }
 
 /** Solana `signMessage`: ed25519 over the raw bytes; 64-byte signature. */

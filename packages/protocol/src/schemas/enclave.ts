@@ -9,7 +9,12 @@ import {
 } from './mfa.ts'
 import { phoneNumberSchema } from './sms.ts'
 import { ethereumTransactionWireSchema, solanaTransactionWireSchema } from './transaction.ts'
-import { base64urlSchema, chainTypeSchema, walletAddressSchema } from './wallet.ts'
+import {
+  base64urlSchema,
+  chainTypeSchema,
+  ethereumAddressSchema,
+  walletAddressSchema,
+} from './wallet.ts'
 
 /**
  * Messages between the host page (core's enclave bridge) and the enclave
@@ -88,6 +93,22 @@ export const enclaveRequestSchemas = {
       z.object({
         method: z.literal('eth_signTransaction'),
         params: z.tuple([ethereumTransactionWireSchema]),
+      }),
+      /**
+       * EIP-7702: the enclave hashes `keccak256(0x05 ‖ rlp([chainId, address, nonce]))`
+       * itself and answers the 65-byte signature (0x r ‖ s ‖ v). Chain id 0
+       * (valid on every chain) is refused; so is any implementation but the
+       * audited Simple7702Account (docs/smart-wallets.md).
+       */
+      z.object({
+        method: z.literal('eth_signAuthorization'),
+        params: z.tuple([
+          z.object({
+            chainId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+            address: ethereumAddressSchema,
+            nonce: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+          }),
+        ]),
       }),
       /** Answers the wire transaction with this wallet's signature in its slot (base64url). */
       z.object({
