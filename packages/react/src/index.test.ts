@@ -41,6 +41,7 @@ it('exports exactly these names', () => {
     'useSignSolanaMessage',
     'useSignTransaction',
     'useSignTypedData',
+    'useSmartWallets',
     'useSolanaWallets',
     'useWallets',
   ])

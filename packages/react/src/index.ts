@@ -177,6 +177,7 @@ export {
   type UseSignTypedDataReturnType,
   useSignTypedData,
 } from './hooks/useSignTypedData.ts'
+export { type UseSmartWalletsReturnType, useSmartWallets } from './hooks/useSmartWallets.ts'
 export {
   type ConnectedEthereumWallet,
   type ConnectedSolanaWallet,

@@ -64,6 +64,8 @@ export interface EthereumStepResult {
   hash?: Hex
   receipt?: TransactionReceipt
   signedTransaction?: Hex
+  /** A smart wallet's: the ERC-4337 user operation the transaction `hash` carried. */
+  userOperationHash?: Hex
 }
 
 /**
@@ -97,6 +99,18 @@ export interface EthereumTransactionRequest {
   addFunds?: (amount: bigint) => Promise<FundWalletRequest>
   /** The gas is paid by the app (a paymaster): 'Sponsored' instead of the fee. */
   sponsored?: boolean
+  /**
+   * A line the screen shows under the wallet card, as it is: a smart
+   * wallet's first EIP-7702 transaction says it upgrades the wallet.
+   */
+  note?: string
+  /**
+   * A smart wallet's batch: every step is confirmed ('(n / m)', 'Continue'),
+   * but nothing goes out until the last 'Approve', which sends them all as
+   * one user operation (EIP-5792 `wallet_sendCalls`: atomic, in order). Absent:
+   * each step is `submit`ted on its own.
+   */
+  submitAll?: (prepared: PreparedEthereumTransaction[]) => Promise<EthereumStepResult>
   /**
    * The USD price of the chain's native currency (spec 03 §7), asked once
    * per screen for the dollar values of native amounts; null: none shown.

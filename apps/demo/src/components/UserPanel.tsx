@@ -9,6 +9,7 @@ import { Mfa } from './Mfa.tsx'
 import { OfflineAccessPanel } from './OfflineAccessPanel.tsx'
 import { Passkeys } from './Passkeys.tsx'
 import { SendPanel } from './SendPanel.tsx'
+import { SmartWalletPanel } from './SmartWalletPanel.tsx'
 import { WagmiPanel } from './WagmiPanel.tsx'
 import { Wallets } from './Wallets.tsx'
 
@@ -80,6 +81,7 @@ export function UserPanel({ user }: { user: User }) {
       <Wallets />
 
       <SendPanel />
+      <SmartWalletPanel />
       <WagmiPanel />
       <FundPanel />
 

@@ -45,6 +45,7 @@ export function EthereumConfirmView({
         address={request.address}
         balance={prepared ? nativeText(prepared.balance, chain) : undefined}
       />
+      {request.note && <p className="lk-subtitle">{request.note}</p>}
       {step.loading ? (
         <div className="lk-status">
           <Spinner label="Preparing transaction" />

@@ -1,4 +1,5 @@
 import { LatchkeyError } from '@latchkey/core'
+import type { PreparedEthereumTransaction } from '@latchkey/core/transactions'
 import { SUCCESS_CLOSE_DELAY_MS } from '@latchkey/protocol/constants'
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import type { RecoveryMethod } from '@latchkey/protocol/schemas'
@@ -33,7 +34,9 @@ const REJECTIONS: readonly ErrorCode[] = ['MFA_CANCELED', 'WALLET_USER_REJECTED'
  * The confirm screen's steps and submits (spec 03 §4 "Ethereum transaction").
  * Every step is prepared and scanned through the request; 'Approve' submits
  * it; a non-last step's success loads the next one. The last one shows the
- * receipt (mode 'send') or finishes 1.4 s later (mode 'sign'). A failure
+ * receipt (mode 'send') or finishes 1.4 s later (mode 'sign'). With the
+ * request's `submitAll` (a smart wallet's batch) 'Continue' only collects the
+ * step, and the last 'Approve' sends every step as one operation. A failure
  * opens the error screen, whose retry prepares the step again (without the
  * app's nonce once a hash existed: that nonce is spent).
  */
@@ -55,6 +58,8 @@ export function useEthereumTransactionFlow(
   const [notice, setNotice] = useState<ErrorCode | null>(null)
   const [acknowledged, setAcknowledged] = useState(false)
   const results = useRef<EthereumStepResult[]>([])
+  // With `submitAll`: the steps confirmed so far, in order.
+  const approved = useRef<PreparedEthereumTransaction[]>([])
   const done = useRef(onDone)
   done.current = onDone
   const exit = useRef(onExitChange)
@@ -80,15 +85,21 @@ export function useEthereumTransactionFlow(
   const submit = async () => {
     const prepared = step.prepared
     if (!prepared) return
+    const { submitAll } = request
+    if (submitAll) {
+      // A batch goes out whole on the last 'Approve': the steps before only collect.
+      approved.current = [...approved.current.slice(0, load.index), prepared]
+      if (!isLast) return reload(load.index + 1)
+    }
     setStatus('submitting')
     setNotice(null)
     try {
-      const result = await request.submit(prepared)
+      const result = submitAll ? await submitAll(approved.current) : await request.submit(prepared)
       if (result.receipt?.status === 'reverted')
         throw new LatchkeyError('TRANSACTION_REVERTED', undefined, {
           details: { hash: result.hash, receipt: result.receipt },
         })
-      results.current = [...results.current.slice(0, load.index), result]
+      results.current = submitAll ? [result] : [...results.current.slice(0, load.index), result]
       // Reported after every step: closing once a step went through is not a rejection.
       onResult(results.current)
       if (!isLast) {
