@@ -122,8 +122,10 @@ export const SMART_WALLET_COMMANDS = [
     flags: { json },
     notes: [
       'The key is made on the server and sealed at rest with the master key; it never leaves. ' +
-        "Deploy eth-infinitism's VerifyingPaymaster v0.7 (EntryPoint 0x0000000071727De22E5E9d8BAf0edAc6f37da032) " +
-        'with this address as verifyingSigner, fund its deposit, then add-chain --paymaster-address.',
+        "Deploy eth-infinitism's VerifyingPaymaster with this address as verifyingSigner: v0.7 " +
+        '(EntryPoint 0x0000000071727De22E5E9d8BAf0edAc6f37da032) for safe and simple accounts, the v0.8 ' +
+        'build (EntryPoint 0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108) for simple_7702 ' +
+        '(docs/smart-wallets.md); fund its deposit, then add-chain --paymaster-address.',
     ],
     env: { LATCHKEY_MASTER_KEY: 'seals secrets at rest (default in development: DIR/master.key)' },
   },

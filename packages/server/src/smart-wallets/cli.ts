@@ -174,7 +174,7 @@ export async function smartWalletCli(parameters: SmartWalletCliParameters): Prom
     else {
       out(`Paymaster signer: ${address}${created ? ' (new)' : ''}`)
       out(
-        'Deploy VerifyingPaymaster v0.7 with it as verifyingSigner, fund its EntryPoint deposit, ' +
+        'Deploy VerifyingPaymaster (v0.7; the v0.8 build for simple_7702) with it as verifyingSigner, fund its EntryPoint deposit, ' +
           `then: latchkey apps smart-wallets add-chain ${appId} --chain-id N --bundler-url-env VAR --paymaster-address 0x…`,
       )
     }

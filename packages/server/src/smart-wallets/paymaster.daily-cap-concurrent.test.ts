@@ -2,7 +2,6 @@ import { type Address, getAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { ensurePaymasterSigner } from './paymaster-key.ts'
 import {
   linkSmartWalletRow,
   paymasterParams,
@@ -12,6 +11,7 @@ import {
   smartWalletRpcRequest,
   startRecordingPeer,
 } from './paymaster.test-helper.ts'
+import { ensurePaymasterSigner } from './paymaster-key.ts'
 import type { SponsorshipPolicy } from './settings.ts'
 
 // The daily caps hold under concurrency: the check and the ledger write are

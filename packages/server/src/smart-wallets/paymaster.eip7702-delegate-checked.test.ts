@@ -15,7 +15,6 @@ import {
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens } from '../test/chains.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { ensurePaymasterSigner } from './paymaster-key.ts'
 import {
   linkSmartWalletRow,
   publicClientOf,
@@ -24,6 +23,7 @@ import {
   setSmartWallets,
   smartWalletRpcRequest,
 } from './paymaster.test-helper.ts'
+import { ensurePaymasterSigner } from './paymaster-key.ts'
 import { VERIFYING_PAYMASTER_08_ENTRY_POINT } from './verifying-paymaster-08.ts'
 
 // Sponsored gas for an EIP-7702 wallet through the server's route (real

@@ -3,7 +3,6 @@ import { entryPoint07Address } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { ensurePaymasterSigner } from './paymaster-key.ts'
 import {
   linkSmartWalletRow,
   paymasterParams,
@@ -12,6 +11,7 @@ import {
   smartWalletRpcRequest,
   startRecordingPeer,
 } from './paymaster.test-helper.ts'
+import { ensurePaymasterSigner } from './paymaster-key.ts'
 
 // A user can only have their own smart wallet sponsored or sent: an
 // operation whose sender is another user's linked smart wallet, or a user

@@ -1,7 +1,11 @@
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { setSmartWallets, smartWalletRpcRequest, startRecordingPeer } from './paymaster.test-helper.ts'
+import {
+  setSmartWallets,
+  smartWalletRpcRequest,
+  startRecordingPeer,
+} from './paymaster.test-helper.ts'
 import { BUNDLER_METHODS } from './rpc.ts'
 
 // Only the listed ERC-4337 methods reach the bundler: any other method (a

@@ -1,7 +1,11 @@
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { setSmartWallets, smartWalletRpcRequest, startRecordingPeer } from './paymaster.test-helper.ts'
+import {
+  setSmartWallets,
+  smartWalletRpcRequest,
+  startRecordingPeer,
+} from './paymaster.test-helper.ts'
 
 // A token is good for its own app only: a user's access token of app B,
 // sent with app A's id (or the other way round), is refused 401 before any

@@ -1,7 +1,11 @@
 import { routes } from '@latchkey/protocol'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { setSmartWallets, smartWalletRpcRequest, startRecordingPeer } from './paymaster.test-helper.ts'
+import {
+  setSmartWallets,
+  smartWalletRpcRequest,
+  startRecordingPeer,
+} from './paymaster.test-helper.ts'
 
 // The route needs a live access token of the app's user: none, a forged one
 // (another signature), or one whose session logged out (a stolen token

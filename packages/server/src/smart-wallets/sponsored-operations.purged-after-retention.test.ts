@@ -3,7 +3,6 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { purgeExpired } from '../maintenance/purge.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { ensurePaymasterSigner } from './paymaster-key.ts'
 import {
   linkSmartWalletRow,
   paymasterParams,
@@ -12,6 +11,7 @@ import {
   smartWalletRpcRequest,
   startRecordingPeer,
 } from './paymaster.test-helper.ts'
+import { ensurePaymasterSigner } from './paymaster-key.ts'
 import { SPONSORED_OPERATION_RETENTION_MS } from './sponsored-operations.ts'
 
 // The ledger of sponsored operations is kept for its retention period (90
