@@ -94,7 +94,12 @@ const settings = spawnSync(
 if (settings.status !== 0) process.exit(settings.status ?? 1)
 
 const children = []
-function run(name, command, args, { cwd = root, extraEnv = {}, quiet = false } = {}) {
+function run(
+  name,
+  command,
+  args,
+  { cwd = root, extraEnv = {}, quiet = false, optional = false } = {},
+) {
   const child = spawn(command, args, {
     cwd,
     env: { ...env, ...extraEnv },
@@ -108,7 +113,8 @@ function run(name, command, args, { cwd = root, extraEnv = {}, quiet = false } =
     })
   child.on('exit', (code) => {
     console.log(`[${name}] exited with ${code}`)
-    shutdown(code ?? 1)
+    // An optional part (the smart wallets' bundler) stopping leaves the rest running.
+    if (!optional) shutdown(code ?? 1)
   })
   children.push(child)
   return child
@@ -181,6 +187,65 @@ run('demo', join(root, 'node_modules/.bin/vite'), ['--port', String(demoPort), '
   },
 })
 
+// Smart wallets on the local chain (docs/smart-wallets.md): the ERC-4337
+// contracts, a VerifyingPaymaster for the demo app's paymaster signer, and the
+// Alto bundler; then the app's settings (Safe accounts, gas sponsored). The
+// bundler comes from tools/erc4337-bundler, installed on the first start (a
+// minute); without it the demo runs on, without its Smart wallet panel.
+// LATCHKEY_DEMO_SMART_WALLETS=0 skips it.
+const smartWallets =
+  process.env.LATCHKEY_DEMO_SMART_WALLETS === '0' ? Promise.resolve(null) : startSmartWallets()
+
+async function startSmartWallets() {
+  const cliJson = (...args) => {
+    const result = spawnSync(process.execPath, [...cli, ...args], { cwd: root, env })
+    if (result.status !== 0) throw new Error(String(result.stderr))
+    return String(result.stdout)
+  }
+  try {
+    const { address: signer } = JSON.parse(
+      cliJson('apps', 'smart-wallets', 'paymaster-key', DEMO_APP_ID, '--json'),
+    )
+    const stack = run(
+      'smart-wallets',
+      process.execPath,
+      [
+        '--conditions=latchkey-source',
+        '--import',
+        'tsx',
+        join(root, 'packages/server/src/test/local-smart-wallets.ts'),
+        anvilUrl,
+        signer,
+      ],
+      { quiet: true, optional: true },
+    )
+    const { bundlerUrl, paymaster } = await new Promise((resolve, reject) => {
+      let buffered = ''
+      stack.stdout.on('data', (chunk) => {
+        buffered += String(chunk)
+        const line = buffered.split('\n').find((l) => l.startsWith('{'))
+        if (line) resolve(JSON.parse(line))
+      })
+      stack.on('exit', (code) => reject(new Error(`exited with ${code}`)))
+    })
+    const chainArgs = ['--chain-id', '31337', '--bundler-url', bundlerUrl]
+    cliJson(
+      'apps',
+      'smart-wallets',
+      'add-chain',
+      DEMO_APP_ID,
+      ...chainArgs,
+      '--paymaster-address',
+      paymaster,
+    )
+    cliJson('apps', 'smart-wallets', 'set', DEMO_APP_ID, '--enable', '--type', 'safe')
+    return bundlerUrl
+  } catch (error) {
+    console.log(`[smart-wallets] not started (${error.message.trim()}); the demo runs without them`)
+    return null
+  }
+}
+
 const answered = await Promise.all([waitFor(`${serverUrl}/health`), waitFor(demoUrl)])
 const silent = ['server', 'demo'].filter((_, i) => !answered[i])
 if (silent.length > 0) {
@@ -202,3 +267,8 @@ console.log(`
   Open the demo, click "Log in", and read your code in the dev mailbox or SMS outbox
   (it is printed here too), or click "Continue as guest".
 `)
+// Ready later on a first start (the bundler's install): said on a line of its own.
+smartWallets.then((bundlerUrl) => {
+  if (bundlerUrl)
+    console.log(`  Smart wallets:    on (Safe accounts, gas sponsored; bundler ${bundlerUrl})\n`)
+})
