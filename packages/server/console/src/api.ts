@@ -152,4 +152,9 @@ export const api = {
   events: (appId: string, cursor?: string, type?: AppEventType) =>
     call<Page<AppEvent>>(`${app(appId)}/events${query({ cursor, type })}`),
   audit: (cursor?: string) => call<Page<AuditEntry>>(`/audit${query({ cursor })}`),
+  /** The app's paymaster signer (smart wallets): its address, never its key. */
+  paymasterSigner: (appId: string) =>
+    call<{ address: string | null }>(`${app(appId)}/smart-wallets/paymaster-signer`),
+  createPaymasterSigner: (appId: string) =>
+    call<{ address: string; created: boolean }>(`${app(appId)}/smart-wallets/paymaster-signer`, {}),
 }

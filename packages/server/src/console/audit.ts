@@ -13,6 +13,7 @@ import { newId } from '../ids.ts'
 export type AdminAction =
   | 'app.create'
   | 'app.settings_update'
+  | 'app.paymaster_signer_create'
   | 'user.delete'
   | 'user.sessions_revoke'
   | 'user.session_revoke'

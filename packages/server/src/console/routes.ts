@@ -11,6 +11,7 @@ import { CONSOLE_LOG_ROUTES } from './log-routes.ts'
 import { APP, anything, appOf, asInvalidPayload, consoleRoute, noBody } from './route-kit.ts'
 import { clearSessionCookie, setSessionCookie } from './session-cookie.ts'
 import { endConsoleSession, startConsoleSession } from './sessions.ts'
+import { CONSOLE_SMART_WALLET_ROUTES } from './smart-wallet-routes.ts'
 import { CONSOLE_USER_ROUTES } from './user-routes.ts'
 
 // The console's API (docs/console.md): under /console/api, not /api/v1 — it is
@@ -157,4 +158,5 @@ export const CONSOLE_ROUTES: RouteDefinition[] = [
   consoleAppSettingsRoute,
   ...CONSOLE_USER_ROUTES,
   ...CONSOLE_LOG_ROUTES,
+  ...CONSOLE_SMART_WALLET_ROUTES,
 ]

@@ -5,6 +5,7 @@ import { useLoad } from '../use-load.ts'
 import { MoreSettingsForm } from './MoreSettingsForm.tsx'
 import { RawSettings } from './RawSettings.tsx'
 import { SettingsForm } from './SettingsForm.tsx'
+import { SmartWalletsForm } from './SmartWalletsForm.tsx'
 import { fail } from './shared.ts'
 
 /** One app: its ids and origins, the common settings as a form, the rest as JSON. */
@@ -51,6 +52,12 @@ export function AppSettingsScreen(props: {
       <SettingsForm key={JSON.stringify(app.settings)} settings={app.settings} save={save} />
       <MoreSettingsForm
         key={`more${JSON.stringify(app.settings)}`}
+        settings={app.settings}
+        save={save}
+      />
+      <SmartWalletsForm
+        key={`sw${JSON.stringify(app.settings)}`}
+        appId={appId}
         settings={app.settings}
         save={save}
       />

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { basicAuth } from '../apps/app-secrets.test-helper.ts'
+import { getTestInstance, type TestInstance } from '../test/instance.ts'
+import { adminCli, consoleRequest, createAdminWithCli, sessionFrom } from './console.test-helper.ts'
+
+// Only a signed-in admin reads or creates an app's paymaster signer (the key
+// that spends the app's paymaster deposit): the app secret — as a session,
+// Basic or bearer —, a user's access token, a revoked admin's session, no
+// CSRF header or another origin are refused, and no key is made.
+let t: TestInstance
+beforeAll(async () => {
+  t = await getTestInstance()
+})
+afterAll(() => t.close())
+
+const path = () => `/apps/${t.app.id}/smart-wallets/paymaster-signer`
+const signers = () =>
+  t.db
+    .selectFrom('app_provider_credentials')
+    .select('client_id')
+    .where('provider', '=', 'smart-wallet-paymaster')
+    .execute()
+
+it('the app secret and a user token are refused on the paymaster signer route; no key is made', async () => {
+  const user = await t.login('not-an-admin@example.com')
+  const attempts = [
+    { session: t.appSecret },
+    { headers: { authorization: basicAuth(t.app.id, t.appSecret) } },
+    { headers: { authorization: `Bearer ${t.appSecret}` } },
+    { headers: { authorization: `Bearer ${user.token ?? ''}` } },
+    { session: user.token ?? '' },
+  ]
+  for (const attempt of attempts) {
+    for (const method of ['GET', 'POST'] as const) {
+      const res = await consoleRequest(t, path(), { ...attempt, method, body: {} })
+      expect(res.status).toBe(401)
+      expect(res.body.code).toBe('UNAUTHORIZED')
+      expect(res.text).not.toMatch(/0x[0-9a-fA-F]{40}/)
+    }
+  }
+  expect(await signers()).toEqual([])
+})
+
+it('a revoked admin, a missing CSRF header and another origin are refused; no key is made', async () => {
+  const { id, token } = await createAdminWithCli(t, 'leaver')
+  const session = sessionFrom((await consoleRequest(t, '/login', { body: { token } })).headers)
+  expect((await consoleRequest(t, path(), { session })).status).toBe(200)
+
+  const noCsrf = await consoleRequest(t, path(), { session, body: {}, csrf: false })
+  expect(noCsrf.status).toBe(403)
+  const foreign = await consoleRequest(t, path(), {
+    session,
+    body: {},
+    origin: 'https://evil.example',
+  })
+  expect(foreign.status).toBe(403)
+  expect(foreign.body.code).toBe('ORIGIN_NOT_ALLOWED')
+
+  expect((await adminCli(t, 'admin', 'revoke', id)).code).toBe(0)
+  const revoked = await consoleRequest(t, path(), { session, body: {} })
+  expect(revoked.status).toBe(401)
+  expect(await signers()).toEqual([])
+  expect(await t.countRows('admin_audit')).toBe(0)
+})
