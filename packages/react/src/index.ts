@@ -178,6 +178,8 @@ export {
   useSignTypedData,
 } from './hooks/useSignTypedData.ts'
 export { type UseSmartWalletsReturnType, useSmartWallets } from './hooks/useSmartWallets.ts'
+export type { SmartWalletClient } from './smart-wallets/client.ts'
+export type { SmartWalletEthereumProvider } from './smart-wallets/eip1193.ts'
 export {
   type ConnectedEthereumWallet,
   type ConnectedSolanaWallet,

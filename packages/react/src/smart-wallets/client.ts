@@ -5,6 +5,7 @@ import { recoveryHandlers, requestSignature } from '../hooks/signing.ts'
 import type { LatchkeyInstance, SignMessageUiOptions } from '../store.ts'
 import type { TransactionUiOptions } from '../transaction-requests.ts'
 import type { TypedData } from '../wallet-requests.ts'
+import { type SmartWalletEthereumProvider, smartWalletEthereumProvider } from './eip1193.ts'
 import {
   requestSmartWalletTransaction,
   smartWalletTransactionRequest,
@@ -60,6 +61,8 @@ export interface SmartWalletClient {
   signTypedData(typedData: TypedData, options?: SmartWalletSignOptions): Promise<Hex>
   /** Makes another of the app's smart-wallet chains the current one (every `useSmartWallets()` follows). */
   switchChain(parameters: { id: number }): Promise<void>
+  /** EIP-1193 provider (with EIP-5792 `wallet_sendCalls`) for wagmi and viem; one per client. */
+  getEthereumProvider(): SmartWalletEthereumProvider
 }
 
 export interface SmartWalletClientParameters {
@@ -126,7 +129,8 @@ export function smartWalletClient(
       ...payload,
     })
 
-  return {
+  let provider: SmartWalletEthereumProvider | undefined
+  const client: SmartWalletClient = {
     account: { address: wallet.address },
     chain: wallet.chain,
     type: wallet.type,
@@ -156,5 +160,10 @@ export function smartWalletClient(
       )
     },
     switchChain: ({ id }) => switchChain(id),
+    getEthereumProvider: () => {
+      provider ??= smartWalletEthereumProvider(instance, { owner, client })
+      return provider
+    },
   }
+  return client
 }
