@@ -51,6 +51,9 @@ export default defineConfig({
           environment: 'happy-dom',
           setupFiles: [testingLibrarySetup, 'packages/react/src/test/preload-modal.ts'],
           isolate: false,
+          // A ceiling, not a budget: a test may wait on several screens (each
+          // `findBy*` up to 5 s, test/setup.ts), and a loaded machine stretches them.
+          testTimeout: 20_000,
         },
       },
       {
@@ -60,6 +63,7 @@ export default defineConfig({
           include: mocking,
           environment: 'happy-dom',
           setupFiles: [testingLibrarySetup],
+          testTimeout: 20_000,
         },
       },
       {

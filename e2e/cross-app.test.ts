@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, readCode, typeCode, uniqueEmail, walletAddress } from './browser.ts'
@@ -32,7 +32,15 @@ async function logInToProvider(popup: Page, email: string) {
   await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor()
   await typeCode(popup, await readCode(serverUrl, email, sentAfter))
   // The provider's post-login sequence creates its embedded wallets, then the modal closes.
-  await dialog.waitFor({ state: 'detached', timeout: 60_000 })
+  await detached(dialog)
+}
+
+/** Waits for a dialog to close; if it does not, the error quotes what it shows instead. */
+async function detached(dialog: Locator) {
+  await dialog.waitFor({ state: 'detached', timeout: 120_000 }).catch(async (error: Error) => {
+    const shown = (await dialog.textContent().catch(() => null)) ?? '(gone)'
+    throw new Error(`${error.message}\nThe dialog still shows: ${shown.slice(0, 500)}`)
+  })
 }
 
 /**
@@ -97,7 +105,7 @@ describe('cross-app login and signing', () => {
       .getByRole('heading', { name: 'Successfully connected with E2E Provider' })
       .waitFor()
     // Then the requester's own post-login sequence (its embedded wallets), and the modal closes.
-    await dialog.waitFor({ state: 'detached', timeout: 60_000 })
+    await detached(dialog)
     // The requester user's cross_app account carries the provider's wallet.
     const shown = (await page.getByTestId('cross-app-address').textContent())?.trim()
     expect(shown?.toLowerCase()).toBe(providerAddress.toLowerCase())
@@ -147,7 +155,7 @@ describe('cross-app login and signing', () => {
         .getByRole('heading', { name: 'Successfully connected with E2E Provider' })
         .waitFor()
       // Spec 03 §4: the requester's wallet creation follows (its `createOnLogin`), then the close.
-      await dialog.waitFor({ state: 'detached', timeout: 60_000 })
+      await detached(dialog)
       const result = (await page.getByTestId('cross-app-login-result').textContent()) ?? ''
       expect(result).toMatch(/New user \S+/)
       expect(await page.getByTestId('cross-app-error').count()).toBe(0)

@@ -163,11 +163,16 @@ async function startLogin() {
   await elapse()
   fireEvent.click(screen.getByRole('button', { name: 'Log in with Provider' }))
   await elapse(MODAL_OPEN_DELAY_MS)
-  // The PKCE challenge is WebCrypto: real time, not the fake clock.
-  for (let i = 0; i < 100 && popup.location.href === 'about:blank'; i++)
+  // The PKCE challenge is WebCrypto, and the provider's name a fetch: both in
+  // real time, not the fake clock. Yield until they are in (the test's
+  // timeout is the ceiling), however slow the machine.
+  const connecting = () =>
+    popup.location.href !== 'about:blank' &&
+    screen.queryByRole('heading', { name: 'Connecting to Provider' }) !== null
+  while (!connecting()) {
     await act(() => new Promise<void>((resolve) => setImmediate(resolve)))
-  await elapse()
-  screen.getByRole('heading', { name: 'Connecting to Provider' })
+    await elapse()
+  }
 }
 
 beforeAll(async () => {
