@@ -177,9 +177,8 @@ export interface CrossAppAccount {
 }
 
 /**
- * The user's smart wallet (spec 01 §3 `smart_wallet`; docs/smart-wallets.md):
- * an ERC-4337 account owned by the embedded Ethereum wallet, or that wallet
- * upgraded by EIP-7702 (`simple_7702`, the same address).
+ * The user's smart wallet (spec 01 §3 `smart_wallet`; docs/smart-wallets.md): an ERC-4337
+ * account owned by the embedded Ethereum wallet, or that wallet upgraded by EIP-7702.
  */
 export interface SmartWalletAccount {
   type: 'smart_wallet'

@@ -178,8 +178,6 @@ export {
   useSignTypedData,
 } from './hooks/useSignTypedData.ts'
 export { type UseSmartWalletsReturnType, useSmartWallets } from './hooks/useSmartWallets.ts'
-export type { SmartWalletClient } from './smart-wallets/client.ts'
-export type { SmartWalletEthereumProvider } from './smart-wallets/eip1193.ts'
 export {
   type ConnectedEthereumWallet,
   type ConnectedSolanaWallet,
@@ -192,6 +190,10 @@ export {
 export { LatchkeyLoginPanel, type LatchkeyLoginPanelProps } from './LatchkeyLoginPanel.tsx'
 export { LatchkeyProvider, type LatchkeyProviderProps } from './LatchkeyProvider.tsx'
 export type { FundWalletUiConfig } from './modal/funding/request.ts'
+export type {
+  SmartWalletClient,
+  SmartWalletEthereumProvider,
+} from './smart-wallets/client-types.ts'
 export type { LoginOptions, LoginResult, SignMessageUiOptions } from './store.ts'
 export type {
   EthereumScanOutcome,

@@ -1,15 +1,16 @@
-import { type EmbeddedWalletAccount, LatchkeyError, ProviderRpcError } from '@latchkey/core'
+import { LatchkeyError, ProviderRpcError } from '@latchkey/core'
 import { providerErrors } from '@latchkey/protocol/errors'
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import type { LatchkeyInstance } from '../store.ts'
 import type { TypedData } from '../wallet-requests.ts'
 import { currentSmartWalletChains } from './chains.ts'
-import type { SmartWalletClient, SmartWalletTransaction } from './client.ts'
+import type {
+  SmartWalletClient,
+  SmartWalletEthereumProvider,
+  SmartWalletTransaction,
+} from './client-types.ts'
 
-/** The smart wallet's EIP-1193 provider: `request` only, as the embedded wallet's (no events). */
-export interface SmartWalletEthereumProvider {
-  request(args: { method: string; params?: unknown }): Promise<unknown>
-}
+export type { SmartWalletEthereumProvider } from './client-types.ts'
 
 /**
  * EIP-5792 error codes (§ "Error codes"), as viem's `errors/rpc.ts` maps them.
@@ -152,7 +153,14 @@ function checkCapabilities(
  */
 export function smartWalletEthereumProvider(
   instance: LatchkeyInstance,
-  { owner, client }: { owner: EmbeddedWalletAccount; client: SmartWalletClient },
+  {
+    client,
+    switchTo,
+  }: {
+    client: SmartWalletClient
+    /** `client.switchChain`, answering the new chain's client (the registry's, passed in: no import cycle). */
+    switchTo(id: number): Promise<SmartWalletClient>
+  },
 ): SmartWalletEthereumProvider {
   let current = client
   const batches = new Map<string, Batch>()
@@ -176,14 +184,8 @@ export function smartWalletEthereumProvider(
         `Chain ID ${id} has no smart wallet in this app.`,
       )
     if (id === current.chain.id) return null
-    // What `client.switchChain` runs, keeping the new chain's client. Loaded
-    // here: the registry builds clients, so a static import would be a cycle.
-    const [{ smartWalletsRegistry }, { createSmartWallet }] = await Promise.all([
-      import('./registry.ts'),
-      import('./create.ts'),
-    ])
-    const registry = smartWalletsRegistry(instance, createSmartWallet)
-    current = await registry.switchChain(owner, id).catch((error: unknown) => {
+    // What `client.switchChain` runs, keeping the new chain's client.
+    current = await switchTo(id).catch((error: unknown) => {
       throw providerError(error, providerErrors.unrecognizedChain.code)
     })
     return null

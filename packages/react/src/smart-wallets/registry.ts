@@ -96,9 +96,7 @@ export function smartWalletsRegistry(
             owner,
             wallet,
             sponsored: chain.sponsored,
-            switchChain: async (id) => {
-              await registry.switchChain(owner, id)
-            },
+            switchChain: (id) => registry.switchChain(owner, id),
           })
           set({ clients: new Map(state.clients).set(key, client) })
           return client
