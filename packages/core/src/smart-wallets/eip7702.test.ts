@@ -5,7 +5,7 @@
 
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import {
   concat,
@@ -29,7 +29,7 @@ let aa: AccountAbstractionChain
 let publicClient: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   publicClient = createPublicClient({
     chain: aa.chain,
     transport: http(aa.rpcUrl),

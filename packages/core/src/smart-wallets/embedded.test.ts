@@ -8,7 +8,7 @@ import type { SmartWalletType, UserWire } from '@latchkey/protocol/schemas'
 import { getTestInstance, TEST_ORIGIN, type TestInstance } from '@latchkey/server/test'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import { createPublicClient, createWalletClient, http, parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -32,7 +32,7 @@ let aa: AccountAbstractionChain
 let t: TestInstance
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ safe: true, eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance({
     // The link's nonce comes from the SIWE route: wallet logins are on.
     appSettings: { login_methods: { email: true, wallet: true } },

@@ -7,7 +7,7 @@
 
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import {
   type Address,
@@ -45,7 +45,7 @@ let aa: AccountAbstractionChain
 let publicClient: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ eip7702: true, safe: true })
+  aa = await sharedAccountAbstractionChain()
   publicClient = createPublicClient({
     chain: aa.chain,
     transport: http(aa.rpcUrl),

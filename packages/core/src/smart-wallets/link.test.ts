@@ -9,7 +9,7 @@ import { routes } from '@latchkey/protocol/routes'
 import { getTestInstance, TEST_ORIGIN, type TestInstance } from '@latchkey/server/test'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import { createPublicClient, http, type PublicClient } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
@@ -27,7 +27,7 @@ let t: TestInstance
 let publicClient: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ safe: true })
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance({
     appSettings: {
       login_methods: { email: true, wallet: true },

@@ -5,7 +5,7 @@
 import {
   type AccountAbstractionChain,
   accountAbstractionAbis,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import {
   type Address,
@@ -27,7 +27,7 @@ let aa: AccountAbstractionChain
 let publicClient: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   publicClient = createPublicClient({
     chain: aa.chain,
     transport: http(aa.rpcUrl),

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { callTargets } from './call-targets.ts'
 import { publicClientOf } from './paymaster.test-helper.ts'
@@ -29,7 +29,7 @@ const calls: Array<{ to: Address; value?: bigint; data?: Hex }> = [
 ]
 let encoders: Record<'simple' | 'safe' | 'simple_7702', (c: typeof calls) => Promise<Hex>>
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ safe: true, eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   const client = publicClientOf(aa)
   const entryPoint = { address: entryPoint07Address, version: '0.7' as const }
   const simple = await toSimpleSmartAccount({ client, owner, entryPoint })

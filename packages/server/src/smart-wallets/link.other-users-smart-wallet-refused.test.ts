@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failureReason } from '../auth/siwe/testing.ts'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import type { TestInstance } from '../test/instance.ts'
 import {
@@ -30,7 +30,7 @@ let t: TestInstance
 let client: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ safe: true })
+  aa = await sharedAccountAbstractionChain()
   t = await linkTestInstance(aa)
   client = publicClientOf(aa)
 }, 120_000)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { failureReason, siweMessage, siweNonce } from '../auth/siwe/testing.ts'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import type { TestInstance } from '../test/instance.ts'
 import { setAppSettings } from '../users/testing.ts'
@@ -27,7 +27,7 @@ let t: TestInstance
 let client: PublicClient
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ safe: true, eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   t = await linkTestInstance(aa)
   client = publicClientOf(aa)
 }, 120_000)

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens } from '../test/chains.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
@@ -16,7 +16,7 @@ import { sendCalls, sponsorOnChain, userWithSmartAccount } from './paymaster.tes
 let aa: AccountAbstractionChain
 let t: TestInstance
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance()
   await sponsorOnChain(t, aa, { max_operations_per_user_per_day: 2 })
 }, 120_000)

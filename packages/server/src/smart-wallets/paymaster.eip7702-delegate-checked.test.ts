@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
   deployVerifyingPaymaster08,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens } from '../test/chains.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
@@ -37,7 +37,7 @@ let t: TestInstance
 let paymaster: Address
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance({ chainRpcUrls: { [aa.chain.id]: aa.rpcUrl } })
   const { address: signer } = await ensurePaymasterSigner(t.server.services, t.app.id)
   ;({ address: paymaster } = await deployVerifyingPaymaster08(aa.deployer, {

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
 import { GAS_PRICE_CEILING_FACTOR } from './gas-price-ceiling.ts'
@@ -27,7 +27,7 @@ let token: string
 let sender: Address
 let fast: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance()
   await sponsorOnChain(t, aa)
   const auth = await t.login('fees@example.com')

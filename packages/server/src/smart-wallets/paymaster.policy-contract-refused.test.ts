@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens, type TestTokens } from '../test/chains.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
@@ -24,7 +24,7 @@ let t: TestInstance
 let paymaster: Address
 const allowed = privateKeyToAccount(generatePrivateKey()).address.toLowerCase()
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance()
   ;({ paymaster } = await sponsorOnChain(t, aa, { contracts: [allowed] }))
 }, 120_000)

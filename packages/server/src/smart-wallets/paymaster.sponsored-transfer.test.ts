@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import {
   type AccountAbstractionChain,
   accountAbstractionAbis,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens, type TestTokens } from '../test/chains.ts'
 import { getTestInstance, type TestInstance } from '../test/instance.ts'
@@ -25,7 +25,7 @@ let aa: AccountAbstractionChain
 let t: TestInstance
 let paymaster: Address
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   t = await getTestInstance()
   ;({ paymaster } = await sponsorOnChain(t, aa))
 }, 120_000)

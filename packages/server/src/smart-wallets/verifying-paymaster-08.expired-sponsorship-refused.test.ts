@@ -5,7 +5,7 @@
 import {
   type AccountAbstractionChain,
   deployVerifyingPaymaster08,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '@latchkey/server/test/account-abstraction'
 import { type Abi, type Address, createPublicClient, http, type PublicClient } from 'viem'
 import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction'
@@ -21,7 +21,7 @@ let implementation: Address
 const sponsorKey = privateKeyToAccount(generatePrivateKey())
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain({ eip7702: true })
+  aa = await sharedAccountAbstractionChain()
   if (!aa.eip7702) throw new Error('chain started without EIP-7702 contracts')
   implementation = aa.eip7702.implementation
   publicClient = createPublicClient({

@@ -23,7 +23,7 @@ import {
   type AccountAbstractionChain,
   accountAbstractionAbis,
   deployVerifyingPaymaster07,
-  startAccountAbstractionChain,
+  sharedAccountAbstractionChain,
 } from '../test/account-abstraction/index.ts'
 import { deployTestTokens, type TestTokens } from '../test/chains.ts'
 import { type RouteSmartAccountClient, sendCalls } from './paymaster.test-helper.ts'
@@ -38,7 +38,7 @@ let paymaster: { address: Address; abi: Abi }
 const sponsorKey = privateKeyToAccount(generatePrivateKey())
 
 beforeAll(async () => {
-  aa = await startAccountAbstractionChain()
+  aa = await sharedAccountAbstractionChain()
   publicClient = createPublicClient({
     chain: aa.chain,
     transport: http(aa.rpcUrl),

@@ -111,13 +111,48 @@ export async function startAccountAbstractionChain({
       ...(v08 ? { eip7702: v08 } : {}),
       deployer,
       timings,
+      // Both signals go out at once (each stop sends its kill synchronously):
+      // a worker's exit hook can stop the chain too (sharedAccountAbstractionChain).
       stop: async () => {
-        await alto.stop()
-        await anvil.stop()
+        await Promise.all([alto.stop(), anvil.stop()])
       },
     }
   } catch (error) {
     await anvil.stop()
     throw error
   }
+}
+
+let shared: Promise<AccountAbstractionChain> | undefined
+
+/**
+ * One chain per test worker, with every contract (Safe, EIP-7702), for the
+ * test files that need no chain of their own: starting Alto is most of such
+ * a file's time. Files run one at a time in a worker and use fresh keys, so
+ * they do not meet. Its `stop` does nothing; the chain stops when the worker
+ * ends (vitest ends a worker with SIGTERM).
+ *
+ * @example
+ * beforeAll(async () => { aa = await sharedAccountAbstractionChain() }, 120_000)
+ */
+export function sharedAccountAbstractionChain(): Promise<AccountAbstractionChain> {
+  if (!shared) {
+    const started = startAccountAbstractionChain({ eip7702: true, safe: true })
+    shared = started.then(
+      (aa) => {
+        const stopNow = () => void aa.stop()
+        process.once('exit', stopNow)
+        process.once('SIGTERM', () => {
+          stopNow()
+          process.exit(143)
+        })
+        return { ...aa, stop: async () => {} }
+      },
+      (error: unknown) => {
+        shared = undefined
+        throw error
+      },
+    )
+  }
+  return shared
 }

@@ -5,6 +5,7 @@
 export {
   type AccountAbstractionChain,
   ANVIL_KEYS,
+  sharedAccountAbstractionChain,
   startAccountAbstractionChain,
 } from './account-abstraction-chain.ts'
 export * from './account-abstraction-contracts.ts'
