@@ -10,7 +10,9 @@ import { SmartWalletRpcError } from './rpc-errors.ts'
  * it expires), so the cap counts it when it is signed, at the operation's
  * max cost: what the EntryPoint may take from the deposit at most. Asking
  * again for the same operation (app, chain, sender, nonce) replaces its row:
- * only one operation per nonce can ever run.
+ * only one operation per nonce can ever run. The row keeps the highest max
+ * cost signed for that nonce: an earlier signature stays valid, and the user
+ * may send that operation instead of the later one.
  */
 
 /** 24 hours: the caps count what was signed in the 24 hours before now. */
@@ -118,6 +120,18 @@ export async function reserveSponsoredOperation(
         .forUpdate()
         .executeTakeFirst()
     const nonce = operation.nonce.toString()
+    const signedBefore = await tx
+      .selectFrom('sponsored_operations')
+      .select('max_cost')
+      .where('app_id', '=', operation.appId)
+      .where('chain_id', '=', operation.chainId)
+      .where('sender', '=', operation.sender)
+      .where('nonce', '=', nonce)
+      .execute()
+    const maxCost = signedBefore.reduce(
+      (highest, row) => (BigInt(row.max_cost) > highest ? BigInt(row.max_cost) : highest),
+      operation.maxCost,
+    )
     await tx
       .deleteFrom('sponsored_operations')
       .where('app_id', '=', operation.appId)
@@ -134,7 +148,7 @@ export async function reserveSponsoredOperation(
         chain_id: operation.chainId,
         sender: operation.sender,
         nonce,
-        max_cost: operation.maxCost.toString(),
+        max_cost: maxCost.toString(),
         created_at: now,
       })
       .execute()
