@@ -310,6 +310,7 @@ export { ensureWalletReady, type RecoveryCredentials } from './wallets/ensureWal
 export {
   createEmbeddedEthereumProvider,
   type EmbeddedEthereumProvider,
+  ETHEREUM_READ_METHODS,
   type EthereumProviderOptions,
   type EthereumTransactionCall,
   ProviderRpcError,

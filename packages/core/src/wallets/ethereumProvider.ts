@@ -56,8 +56,8 @@ export interface EthereumProviderOptions {
   onTransaction?: (call: EthereumTransactionCall) => Promise<Hex>
 }
 
-/** Read-only JSON-RPC methods passed through to the current chain's node. */
-const READ_METHODS = new Set([
+/** Read-only JSON-RPC methods passed through to the current chain's node (the smart wallet's provider too). */
+export const ETHEREUM_READ_METHODS: ReadonlySet<string> = new Set([
   'eth_blockNumber',
   'eth_call',
   'eth_estimateGas',
@@ -174,7 +174,7 @@ export function createEmbeddedEthereumProvider(
         }
         default: {
           const chain = appChains().find((c) => c.id === currentChainId())
-          if (chain && READ_METHODS.has(method)) {
+          if (chain && ETHEREUM_READ_METHODS.has(method)) {
             const { chainClient } = await import('../transactions/ethereum/chain-client.ts')
             return chainClient(chain).request({ method, params } as never)
           }

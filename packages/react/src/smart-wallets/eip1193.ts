@@ -1,4 +1,4 @@
-import { LatchkeyError, ProviderRpcError } from '@latchkey/core'
+import { ETHEREUM_READ_METHODS, LatchkeyError, ProviderRpcError } from '@latchkey/core'
 import { providerErrors } from '@latchkey/protocol/errors'
 import type { Address, Hex, TransactionReceipt } from 'viem'
 import type { LatchkeyInstance } from '../store.ts'
@@ -25,27 +25,6 @@ export const eip5792Errors = {
 
 /** EIP-5792 `wallet_getCallsStatus` status codes this wallet reports. */
 export const callsStatus = { pending: 100, confirmed: 200, reverted: 500 } as const
-
-// Read-only JSON-RPC methods answered by the chain's node: the list of core's
-// wallets/ethereumProvider.ts READ_METHODS, copied because core does not export it.
-const READ_METHODS = new Set([
-  'eth_blockNumber',
-  'eth_call',
-  'eth_estimateGas',
-  'eth_feeHistory',
-  'eth_gasPrice',
-  'eth_getBalance',
-  'eth_getBlockByHash',
-  'eth_getBlockByNumber',
-  'eth_getCode',
-  'eth_getLogs',
-  'eth_getStorageAt',
-  'eth_getTransactionByHash',
-  'eth_getTransactionCount',
-  'eth_getTransactionReceipt',
-  'eth_maxPriorityFeePerGas',
-  'net_version',
-])
 
 /** Capabilities a `wallet_sendCalls` may require that this wallet honours (see `wallet_getCapabilities`). */
 const SEND_CAPABILITIES = new Set(['paymasterService'])
@@ -332,7 +311,7 @@ export function smartWalletEthereumProvider(
           case 'wallet_getCapabilities':
             return getCapabilities(list)
           default: {
-            if (!READ_METHODS.has(method))
+            if (!ETHEREUM_READ_METHODS.has(method))
               throw rpcError(
                 providerErrors.unsupportedMethod.code,
                 `The smart wallet does not support ${method}`,
