@@ -2,36 +2,26 @@
 // returns validUntil to the EntryPoint, which refuses an operation whose
 // sponsorship has lapsed (AA32) before anything runs or is charged.
 // Real peers: Anvil + EntryPoint v0.8 + Alto.
-import {
-  type AccountAbstractionChain,
-  deployVerifyingPaymaster08,
-  sharedAccountAbstractionChain,
-} from '@latchkey/server/test/account-abstraction'
-import { type Abi, type Address, createPublicClient, http, type PublicClient } from 'viem'
+import { http } from 'viem'
 import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { signAuthorization } from 'viem/actions'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
+import {
+  type Paymaster08Fixture,
+  paymaster08Fixture,
+} from './verifying-paymaster-08.test-helper.ts'
 import { createVerifyingPaymaster08 } from './verifying-paymaster-08.ts'
 
-let aa: AccountAbstractionChain
-let publicClient: PublicClient
-let paymaster: { address: Address; abi: Abi }
-let implementation: Address
-const sponsorKey = privateKeyToAccount(generatePrivateKey())
+let aa: Paymaster08Fixture['aa']
+let publicClient: Paymaster08Fixture['publicClient']
+let paymaster: Paymaster08Fixture['paymaster']
+let implementation: Paymaster08Fixture['implementation']
+let sponsorKey: Paymaster08Fixture['sponsorKey']
 
 beforeAll(async () => {
-  aa = await sharedAccountAbstractionChain()
-  if (!aa.eip7702) throw new Error('chain started without EIP-7702 contracts')
-  implementation = aa.eip7702.implementation
-  publicClient = createPublicClient({
-    chain: aa.chain,
-    transport: http(aa.rpcUrl),
-    pollingInterval: 50,
-  })
-  paymaster = await deployVerifyingPaymaster08(aa.deployer, { verifyingSigner: sponsorKey.address })
+  ;({ aa, publicClient, paymaster, implementation, sponsorKey } = await paymaster08Fixture())
 }, 120_000)
-afterAll(() => aa?.stop())
 
 test('a sponsorship signed by the right key but past its validUntil is refused (AA32): no upgrade, no charge', {
   timeout: 60_000,

@@ -1,21 +1,13 @@
 // Sponsored gas for an EIP-7702 account: the VerifyingPaymaster compiled for
 // EntryPoint v0.8, with real peers (Anvil on Prague + EntryPoint v0.8 +
 // Simple7702Account + Alto, @latchkey/server/test/account-abstraction).
-import {
-  type AccountAbstractionChain,
-  deployVerifyingPaymaster08,
-  sharedAccountAbstractionChain,
-} from '@latchkey/server/test/account-abstraction'
 import { deployTestTokens, type TestTokens } from '@latchkey/server/test/chains'
 import {
-  type Abi,
   type Address,
   concat,
-  createPublicClient,
   encodeFunctionData,
   type Hex,
   http,
-  type PublicClient,
   recoverMessageAddress,
 } from 'viem'
 import {
@@ -26,31 +18,26 @@ import {
 } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { signAuthorization } from 'viem/actions'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
+import {
+  type Paymaster08Fixture,
+  paymaster08Fixture,
+} from './verifying-paymaster-08.test-helper.ts'
 import {
   createVerifyingPaymaster08,
   getVerifyingPaymaster08Hash,
   signVerifyingPaymaster08Data,
 } from './verifying-paymaster-08.ts'
 
-let aa: AccountAbstractionChain
-let publicClient: PublicClient
-let paymaster: { address: Address; abi: Abi }
-let implementation: Address
-const sponsorKey = privateKeyToAccount(generatePrivateKey())
+let aa: Paymaster08Fixture['aa']
+let publicClient: Paymaster08Fixture['publicClient']
+let paymaster: Paymaster08Fixture['paymaster']
+let implementation: Paymaster08Fixture['implementation']
+let sponsorKey: Paymaster08Fixture['sponsorKey']
 
 beforeAll(async () => {
-  aa = await sharedAccountAbstractionChain()
-  if (!aa.eip7702) throw new Error('chain started without EIP-7702 contracts')
-  implementation = aa.eip7702.implementation
-  publicClient = createPublicClient({
-    chain: aa.chain,
-    transport: http(aa.rpcUrl),
-    pollingInterval: 50,
-  })
-  paymaster = await deployVerifyingPaymaster08(aa.deployer, { verifyingSigner: sponsorKey.address })
+  ;({ aa, publicClient, paymaster, implementation, sponsorKey } = await paymaster08Fixture())
 }, 120_000)
-afterAll(() => aa?.stop())
 
 const deposit = () =>
   publicClient.readContract({ ...paymaster, functionName: 'getDeposit' }) as Promise<bigint>

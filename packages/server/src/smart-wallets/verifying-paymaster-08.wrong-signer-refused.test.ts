@@ -2,44 +2,26 @@
 // sponsored: a sponsorship signed by any other key is refused by the
 // EntryPoint (AA34), and the EIP-7702 upgrade riding in the same operation
 // does not happen. Real peers: Anvil + EntryPoint v0.8 + Alto.
-import {
-  type AccountAbstractionChain,
-  deployVerifyingPaymaster08,
-  sharedAccountAbstractionChain,
-} from '@latchkey/server/test/account-abstraction'
 import { deployTestTokens } from '@latchkey/server/test/chains'
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  encodeFunctionData,
-  http,
-  type PublicClient,
-} from 'viem'
+import { encodeFunctionData, http } from 'viem'
 import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { signAuthorization } from 'viem/actions'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
+import {
+  type Paymaster08Fixture,
+  paymaster08Fixture,
+} from './verifying-paymaster-08.test-helper.ts'
 import { createVerifyingPaymaster08 } from './verifying-paymaster-08.ts'
 
-let aa: AccountAbstractionChain
-let publicClient: PublicClient
-let paymaster: { address: Address; abi: Abi }
-let implementation: Address
-const sponsorKey = privateKeyToAccount(generatePrivateKey())
+let aa: Paymaster08Fixture['aa']
+let publicClient: Paymaster08Fixture['publicClient']
+let paymaster: Paymaster08Fixture['paymaster']
+let implementation: Paymaster08Fixture['implementation']
 
 beforeAll(async () => {
-  aa = await sharedAccountAbstractionChain()
-  if (!aa.eip7702) throw new Error('chain started without EIP-7702 contracts')
-  implementation = aa.eip7702.implementation
-  publicClient = createPublicClient({
-    chain: aa.chain,
-    transport: http(aa.rpcUrl),
-    pollingInterval: 50,
-  })
-  paymaster = await deployVerifyingPaymaster08(aa.deployer, { verifyingSigner: sponsorKey.address })
+  ;({ aa, publicClient, paymaster, implementation } = await paymaster08Fixture())
 }, 120_000)
-afterAll(() => aa?.stop())
 
 test('a sponsorship signed by a key that is not the paymaster’s signer is refused (AA34) and nothing moves', {
   timeout: 60_000,
