@@ -39,19 +39,21 @@ export function createExternalWalletsHandle(
   }
   const load = () => {
     loading ??= (async () => {
-      const [{ createExternalWallets }, { mainnet }] = await Promise.all([
+      // app-chains.ts imports `mainnet` by name: `import('viem/chains')` would
+      // keep every chain viem knows (about 90 KB gzip).
+      const [{ createExternalWallets }, { appChains }] = await Promise.all([
         import('@latchkey/core/external'),
-        import('viem/chains'),
+        import('./hooks/app-chains.ts'),
       ])
       const host = getHostConfig()
-      const chains = host.chains ?? [host.defaultChain ?? mainnet]
+      const { chains, defaultChain } = appChains(host)
       const { walletConnect, rpcTimeoutMs, rpcTimeoutMsByWallet } = host.externalWallets ?? {}
       manager = createExternalWallets({
         appId: client.appId,
         storage: client.storage,
         appName: getAppName() ?? undefined,
         chains,
-        defaultChain: host.defaultChain ?? chains[0] ?? mainnet,
+        defaultChain,
         walletConnectProjectId:
           walletConnect?.enabled === false ? null : (walletConnect?.projectId ?? null),
         ...(walletConnect?.relayUrl ? { walletConnectRelayUrl: walletConnect.relayUrl } : {}),

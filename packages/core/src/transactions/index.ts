@@ -8,7 +8,7 @@ export {
   sendEthereumTransaction,
   signEthereumTransactionRequest,
 } from '../wallets/sendEthereumTransaction.ts'
-export { chainClient, findChain } from './ethereum/chain-client.ts'
+export { type ChainClient, chainClient, findChain, nativeBalance } from './ethereum/chain-client.ts'
 export { decodeEthereumTransaction, isUnlimitedApproval } from './ethereum/decode.ts'
 export { normalizeEthereumRequest } from './ethereum/normalize.ts'
 export {

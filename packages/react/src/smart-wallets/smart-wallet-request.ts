@@ -108,7 +108,7 @@ export function smartWalletTransactionRequest(
       const t = await transactions()
       const [operation, balance] = await Promise.all([
         wallet.prepareCalls(calls),
-        t.chainClient(chain).getBalance({ address: from }),
+        t.nativeBalance(chain, from),
       ])
       // What the user pays: nothing when the paymaster took the operation.
       const fee = operation.sponsored ? 0n : operation.maxCost

@@ -1,7 +1,15 @@
-import { type Chain, createPublicClient, http, type PublicClient } from 'viem'
+import { type Address, type Chain, type Client, createClient, http, type Transport } from 'viem'
+import { getBalance } from 'viem/actions'
 import { LatchkeyError } from '../../errors.ts'
 
-const clients = new WeakMap<Chain, PublicClient>()
+/**
+ * A chain's JSON-RPC client without viem's bound actions: callers import the
+ * actions they use from `viem/actions`, so a page keeps only those (a
+ * `createPublicClient` keeps every public action, about 25 KB gzip).
+ */
+export type ChainClient = Client<Transport, Chain | undefined, undefined>
+
+const clients = new WeakMap<Chain, ChainClient>()
 
 /**
  * The JSON-RPC client of one of the app's chains (its first `rpcUrls.default`
@@ -11,14 +19,24 @@ const clients = new WeakMap<Chain, PublicClient>()
  * @example
  * const client = chainClient(sepolia)
  */
-export function chainClient(chain: Chain): PublicClient {
+export function chainClient(chain: Chain): ChainClient {
   let client = clients.get(chain)
   if (!client) {
-    client = createPublicClient({ chain, transport: http() }) as PublicClient
+    client = createClient({ chain, transport: http() })
     clients.set(chain, client)
   }
   return client
 }
+
+/**
+ * The native balance of `address` on `chain`, in wei, through the chain's
+ * shared client (for code that loads viem's actions lazily).
+ *
+ * @example
+ * const wei = await nativeBalance(sepolia, '0x…')
+ */
+export const nativeBalance = (chain: Chain, address: Address): Promise<bigint> =>
+  getBalance(chainClient(chain), { address })
 
 /**
  * The app's chain with this id; a transaction for a chain the app did not

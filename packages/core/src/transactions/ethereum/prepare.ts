@@ -11,7 +11,6 @@ import {
   isHex,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
-  type PublicClient,
   TimeoutError,
 } from 'viem'
 import {
@@ -22,10 +21,11 @@ import {
   getTransactionCount,
 } from 'viem/actions'
 import { LatchkeyError } from '../../errors.ts'
+import type { ChainClient } from './chain-client.ts'
 import type { EthereumTransactionInput, PreparedEthereumTransaction } from './types.ts'
 
 export interface PrepareEthereumTransactionParameters {
-  client: PublicClient
+  client: ChainClient
   /** The chain the transaction is for; `input.chainId`, when set, must match it. */
   chain: Chain
   from: Address
@@ -113,7 +113,7 @@ type Fees =
   | { type: 'legacy'; gasPrice: bigint; maxFeePerGas?: undefined }
 
 async function fillFees(
-  client: PublicClient,
+  client: ChainClient,
   chain: Chain,
   { gasPrice, maxFeePerGas, maxPriorityFeePerGas }: EthereumTransactionInput,
 ): Promise<Fees> {
@@ -153,7 +153,7 @@ async function fillFees(
 }
 
 async function estimate(
-  client: PublicClient,
+  client: ChainClient,
   call: { from: Address; to: Address | null; data?: Hex; value: bigint },
 ): Promise<bigint> {
   const parameters = {

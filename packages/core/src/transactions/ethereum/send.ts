@@ -1,13 +1,14 @@
-import { type Address, BaseError, type Hex, type PublicClient } from 'viem'
+import { type Address, BaseError, type Hex } from 'viem'
 import { sendRawTransaction, waitForTransactionReceipt } from 'viem/actions'
 import { LatchkeyError } from '../../errors.ts'
+import type { ChainClient } from './chain-client.ts'
 import type { EthereumSendResult, PreparedEthereumTransaction } from './types.ts'
 
 /** What the signer gets: the prepared request and the account that signs it. */
 export type EthereumTransactionToSign = PreparedEthereumTransaction['request'] & { from: Address }
 
 export interface SendPreparedEthereumTransactionParameters {
-  client: PublicClient
+  client: ChainClient
   prepared: PreparedEthereumTransaction
   /**
    * Signs the request and answers the signed, serialized transaction (the

@@ -7,16 +7,16 @@ import {
   type Log,
   MethodNotFoundRpcError,
   MethodNotSupportedRpcError,
-  type PublicClient,
   parseAbi,
   zeroAddress,
 } from 'viem'
 import { simulateBlocks } from 'viem/actions'
+import type { ChainClient } from './chain-client.ts'
 import { readTokenInfo } from './token-info.ts'
 import type { AssetDiff, EthereumTransactionInput, TransactionScanResult } from './types.ts'
 
 export interface SimulateEthereumTransactionParameters {
-  client: PublicClient
+  client: ChainClient
   from: Address
   /** The request as asked or as prepared: only `to`, `data` and `value` matter. */
   request: Pick<EthereumTransactionInput, 'to' | 'data' | 'value'>

@@ -1,5 +1,6 @@
-import { type Address, getAddress, type Hex, type PublicClient, parseAbi } from 'viem'
+import { type Address, getAddress, type Hex, parseAbi } from 'viem'
 import { readContract } from 'viem/actions'
+import type { ChainClient } from './chain-client.ts'
 import type { TokenInfo } from './types.ts'
 
 export type ReadTokenInfoParameters = Address
@@ -32,7 +33,7 @@ const abi = parseAbi([
  * // { address: '0xA0b8…eB48', kind: 'erc20', name: 'USD Coin', symbol: 'USDC', decimals: 6 }
  */
 export async function readTokenInfo(
-  client: PublicClient,
+  client: ChainClient,
   address: ReadTokenInfoParameters,
 ): Promise<ReadTokenInfoReturnType> {
   const tolerant = <T>(read: Promise<T>) => read.catch(() => undefined)

@@ -10,6 +10,7 @@ import type { ConnectedEthereumExternalWallet } from '@latchkey/core/external'
 import { chainClient, formatNativeAmount } from '@latchkey/core/transactions'
 import type { FundingConfig } from '@latchkey/protocol/schemas'
 import { type Chain, getAddress, parseUnits } from 'viem'
+import { getBalance } from 'viem/actions'
 import { isTestChain } from '../../hooks/app-chains.ts'
 import type { BridgeOption, BridgeStep, FundWalletRequest } from './request.ts'
 import { sendFromEthereumWallet } from './transfer-ethereum.ts'
@@ -56,9 +57,7 @@ export function bridgeOperations(
       const user = getAddress(wallet.address)
       const found = await Promise.all(
         candidates.map(async (chain) => {
-          const balance = await chainClient(chain)
-            .getBalance({ address: user })
-            .catch(() => 0n)
+          const balance = await getBalance(chainClient(chain), { address: user }).catch(() => 0n)
           if (balance === 0n) return { chain, balance, quote: null }
           const quote = await client
             .quote({

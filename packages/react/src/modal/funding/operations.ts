@@ -17,6 +17,7 @@ import type { ConnectedExternalWallet } from '@latchkey/core/external'
 import { chainClient, readTokenInfo } from '@latchkey/core/transactions'
 import type { FundingConfig } from '@latchkey/protocol/schemas'
 import { type Chain, erc20Abi, getAddress, parseUnits } from 'viem'
+import { getBalance, readContract } from 'viem/actions'
 import { resolveConfig } from '../../config.ts'
 import { appChains, appSolanaClusters } from '../../hooks/app-chains.ts'
 import type { SolanaCluster } from '../../solana-clusters.ts'
@@ -90,8 +91,8 @@ export async function readBalance(
   if (target.chainType === 'ethereum') {
     const client = chainClient(target.chain)
     const account = getAddress(owner)
-    if (!token.address) return client.getBalance({ address: account })
-    return client.readContract({
+    if (!token.address) return getBalance(client, { address: account })
+    return readContract(client, {
       address: getAddress(token.address),
       abi: erc20Abi,
       functionName: 'balanceOf',

@@ -12,6 +12,7 @@ import {
   getAddress,
   parseUnits,
 } from 'viem'
+import { waitForTransactionReceipt } from 'viem/actions'
 import type { FundingToken } from './request.ts'
 
 export interface TransferFromEthereumWalletParameters {
@@ -129,7 +130,7 @@ export async function sendFromEthereumWallet({
     throw new LatchkeyError('FUNDING_FAILED', undefined, { cause: error })
   }
   onSubmitted?.(hash)
-  const receipt = await chainClient(chain).waitForTransactionReceipt({ hash })
+  const receipt = await waitForTransactionReceipt(chainClient(chain), { hash })
   if (receipt.status !== 'success')
     throw new LatchkeyError(revertedCode, undefined, { details: { hash } })
   return hash
