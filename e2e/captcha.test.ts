@@ -4,7 +4,7 @@ import { launchChromium, readCode, typeCode, uniqueEmail } from './browser.ts'
 
 // Captcha on the email flow (docs/captcha.md, security bar 49): the demo app
 // opened on an app with captcha enabled and no Turnstile keys runs ALTCHA,
-// solved for real by the widget in Chromium; the server refuses a send-code
+// solved for real by the SDK's own solver (WebCrypto) in Chromium; the server refuses a send-code
 // call that carries no token.
 const { serverUrl, demoUrl, captchaAppId } = inject('e2e')
 
@@ -41,7 +41,7 @@ describe('captcha on the email login (ALTCHA)', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click()
     await dialog.getByRole('textbox', { name: 'Digit 1 of 6' }).waitFor({ timeout: 30_000 })
 
-    // The widget fetched the app's challenge (plain GET, app id in the query) and
+    // The solver fetched the app's challenge (plain GET, app id in the query) and
     // the send-code call carried a solved ALTCHA payload.
     expect(challenges.length).toBeGreaterThan(0)
     expect(challenges[0]).toContain(`app_id=${captchaAppId}`)

@@ -13,8 +13,8 @@ import { useCaptchaScreen } from './scope.ts'
 
 // Spec 01 §2, §4, §8: the invisible captcha runs only on the screens that need
 // it and never for headless hooks; a token the server refuses resets it, so
-// the next attempt carries a fresh one. The widget is replaced by a solver
-// that hands out t1, t2, … ; the clock is fake.
+// the next attempt carries a fresh one. The ALTCHA solver (altcha.test.ts
+// covers it) is replaced by one that hands out t1, t2, … ; the clock is fake.
 
 const h = vi.hoisted(() => ({ loads: 0, solved: 0 }))
 vi.mock('./altcha.ts', () => ({
