@@ -86,6 +86,16 @@ export interface AppEvent {
   detail: Record<string, unknown>
 }
 
+/** A sign-in provider's stored credentials, public half only (the secret is write-only). */
+export type SignInCredential =
+  | { provider: string; client_id: string }
+  | { provider: 'telegram'; bot_name: string }
+
+/** What sets one: an OAuth client or the Telegram bot; no secret keeps the stored one. */
+export type SignInCredentialInput =
+  | { provider: string; client_id: string; client_secret?: string }
+  | { provider: 'telegram'; bot_name: string; bot_token?: string }
+
 export interface AuditEntry {
   id: string
   admin_id: string
@@ -157,4 +167,9 @@ export const api = {
     call<{ address: string | null }>(`${app(appId)}/smart-wallets/paymaster-signer`),
   createPaymasterSigner: (appId: string) =>
     call<{ address: string; created: boolean }>(`${app(appId)}/smart-wallets/paymaster-signer`, {}),
+  /** The OAuth clients and Telegram bot the app has credentials for: public halves only. */
+  signInCredentials: (appId: string) =>
+    call<{ credentials: SignInCredential[] }>(`${app(appId)}/sign-in-credentials`),
+  setSignInCredential: (appId: string, input: SignInCredentialInput) =>
+    call<SignInCredential>(`${app(appId)}/sign-in-credentials`, input),
 }

@@ -14,6 +14,7 @@ export type AdminAction =
   | 'app.create'
   | 'app.settings_update'
   | 'app.paymaster_signer_create'
+  | 'app.credentials_set'
   | 'user.delete'
   | 'user.sessions_revoke'
   | 'user.session_revoke'

@@ -6,6 +6,7 @@ import type { RouteDefinition } from '../http/route.ts'
 import { ipBucket } from '../rate-limit/limit-per-ip.ts'
 import { verifyAdminToken } from './admin-credentials.ts'
 import { recordAdminAction } from './audit.ts'
+import { CONSOLE_CREDENTIAL_ROUTES } from './credential-routes.ts'
 import { CONSOLE_API, CONSOLE_LOGIN_PATH, consoleAdminOf } from './guard.ts'
 import { CONSOLE_LOG_ROUTES } from './log-routes.ts'
 import { APP, anything, appOf, asInvalidPayload, consoleRoute, noBody } from './route-kit.ts'
@@ -159,4 +160,5 @@ export const CONSOLE_ROUTES: RouteDefinition[] = [
   ...CONSOLE_USER_ROUTES,
   ...CONSOLE_LOG_ROUTES,
   ...CONSOLE_SMART_WALLET_ROUTES,
+  ...CONSOLE_CREDENTIAL_ROUTES,
 ]

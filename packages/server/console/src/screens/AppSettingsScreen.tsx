@@ -5,6 +5,7 @@ import { useLoad } from '../use-load.ts'
 import { MoreSettingsForm } from './MoreSettingsForm.tsx'
 import { RawSettings } from './RawSettings.tsx'
 import { SettingsForm } from './SettingsForm.tsx'
+import { SignInSettingsForm } from './SignInSettingsForm.tsx'
 import { SmartWalletsForm } from './SmartWalletsForm.tsx'
 import { fail } from './shared.ts'
 
@@ -57,6 +58,12 @@ export function AppSettingsScreen(props: {
       />
       <SmartWalletsForm
         key={`sw${JSON.stringify(app.settings)}`}
+        appId={appId}
+        settings={app.settings}
+        save={save}
+      />
+      <SignInSettingsForm
+        key={`sign-in${JSON.stringify(app.settings)}`}
         appId={appId}
         settings={app.settings}
         save={save}

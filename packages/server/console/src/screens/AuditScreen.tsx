@@ -9,6 +9,7 @@ const ACTIONS: Record<string, string> = {
   'app.create': 'Created the app',
   'app.settings_update': 'Changed settings',
   'app.paymaster_signer_create': 'Created the paymaster signer',
+  'app.credentials_set': 'Set sign-in credentials',
   'user.delete': 'Deleted a user',
   'user.sessions_revoke': "Ended a user's sessions",
   'user.session_revoke': "Ended a user's session",
