@@ -1,10 +1,10 @@
+import { CROSS_APP_QUERY } from '@latchkey/protocol/client-schemas'
 import { routes } from '@latchkey/protocol/routes'
-import {
-  CROSS_APP_QUERY,
-  type CrossAppAuthenticateResponse,
-  type CrossAppDetails,
-  type CrossAppTransactGrant,
-  type UserWire,
+import type {
+  CrossAppAuthenticateResponse,
+  CrossAppDetails,
+  CrossAppTransactGrant,
+  UserWire,
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'

@@ -1,11 +1,11 @@
-import type { ErrorCode } from '@latchkey/protocol/errors'
 import {
   CROSS_APP_CLOSED_POLL_MS,
   CROSS_APP_POPUP_SIZE,
   CROSS_APP_POPUP_TIMEOUT_MS,
   type CrossAppMessage,
   crossAppMessageSchema,
-} from '@latchkey/protocol/schemas'
+} from '@latchkey/protocol/client-schemas'
+import type { ErrorCode } from '@latchkey/protocol/errors'
 import { LatchkeyError } from '../errors.ts'
 
 /** A popup as the requester sees it (a `Window`, or anything with these). */

@@ -1,13 +1,15 @@
-import { routes } from '@latchkey/protocol/routes'
 import {
   CROSS_APP_MESSAGE_TYPE,
   CROSS_APP_QUERY,
-  type CrossAppAuthorizeResponse,
   type CrossAppMessage,
-  type CrossAppRequester,
   type CrossAppRpcRequest,
-  type CrossAppTransactVerifyResponse,
   crossAppRpcRequestSchema,
+} from '@latchkey/protocol/client-schemas'
+import { routes } from '@latchkey/protocol/routes'
+import type {
+  CrossAppAuthorizeResponse,
+  CrossAppRequester,
+  CrossAppTransactVerifyResponse,
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'

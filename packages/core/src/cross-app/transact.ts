@@ -1,4 +1,4 @@
-import { CROSS_APP_QUERY, type CrossAppRpcRequest } from '@latchkey/protocol/schemas'
+import { CROSS_APP_QUERY, type CrossAppRpcRequest } from '@latchkey/protocol/client-schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import { base64url, randomCode } from '../redirect.ts'

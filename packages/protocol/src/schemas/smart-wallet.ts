@@ -32,12 +32,7 @@ export const SMART_WALLET_VERSIONS: Record<SmartWalletType, string> = {
   simple_7702: '0.8',
 }
 
-/**
- * Spec 01 §5: smart-wallet chains outside these 10 ids get an informational
- * warning (Ethereum, Optimism, BNB Chain, Gnosis, Polygon, Base, Arbitrum One,
- * Celo, Sepolia, Base Sepolia).
- */
-export const SMART_WALLET_CHAIN_IDS = [1, 10, 56, 100, 137, 8453, 42161, 42220, 11155111, 84532]
+export { SMART_WALLET_CHAIN_IDS } from '../client-schemas.ts'
 
 /** The app's smart-wallet setting as the browser sees it (no bundler or paymaster URL: they stay on the server). */
 export const smartWalletConfigSchema = z.object({

@@ -1,4 +1,5 @@
-import { SMART_WALLET_CHAIN_IDS, type SmartWalletConfig } from '@latchkey/protocol/schemas'
+import { SMART_WALLET_CHAIN_IDS } from '@latchkey/protocol/client-schemas'
+import type { SmartWalletConfig } from '@latchkey/protocol/schemas'
 import type { Chain } from 'viem'
 import { appChains } from '../hooks/app-chains.ts'
 import type { UiState } from '../store.ts'
