@@ -1,4 +1,9 @@
-import { LatchkeyWagmiProvider } from '@latchkey/wagmi'
+import {
+  LatchkeyWagmiProvider,
+  useSetActiveWallet,
+  useWagmiWallets,
+  type WagmiWallet,
+} from '@latchkey/wagmi'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { defineChain, parseEther } from 'viem'
@@ -14,8 +19,10 @@ const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 /**
  * The wagmi panel: wagmi's own hooks (`useConnection`, `useSignMessage`,
  * `useSendTransaction`) acting through the active Latchkey wallet, on the
- * local Anvil chain. `@latchkey/wagmi`'s provider wraps only this panel
- * here; an app puts it around everything (docs/wagmi.md).
+ * local Anvil chain; a user with several Ethereum wallets (the embedded one
+ * and connected external ones) picks it with `useSetActiveWallet`.
+ * `@latchkey/wagmi`'s provider wraps only this panel here; an app puts it
+ * around everything (docs/wagmi.md).
  */
 export function WagmiPanel() {
   const { localRpcUrl } = useMemo(() => readDemoConfig(), [])
@@ -33,12 +40,19 @@ export function WagmiPanel() {
   )
 }
 
+const walletName = (wallet: WagmiWallet) =>
+  wallet.connectorType === 'embedded'
+    ? 'Embedded wallet'
+    : (wallet.meta?.name ?? wallet.walletClientType)
+
 function WagmiActions() {
   const { address, status, chainId, connector } = useConnection()
   const sign = useSignMessage()
   const send = useSendTransaction()
   const [result, setResult] = useState<{ label: string; value: string } | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const { wallets } = useWagmiWallets()
+  const { setActiveWallet } = useSetActiveWallet()
   const busy = sign.isPending || send.isPending
 
   async function run(label: string, action: () => Promise<string>) {
@@ -62,6 +76,30 @@ function WagmiActions() {
         {connector ? ` via ${connector.name}` : ''}
         {chainId ? `, chain ${chainId}` : ''}.
       </p>
+      {wallets.length > 1 && (
+        <label className="field-inline">
+          wagmi wallet{' '}
+          <select
+            className="input"
+            aria-label="wagmi wallet"
+            value={address?.toLowerCase() ?? ''}
+            disabled={busy}
+            onChange={(e) => {
+              const chosen = e.target.value
+              run('wagmi wallet', async () => {
+                await setActiveWallet({ address: chosen })
+                return chosen
+              })
+            }}
+          >
+            {wallets.map((wallet) => (
+              <option key={wallet.address} value={wallet.address.toLowerCase()}>
+                {walletName(wallet)} · {wallet.address}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <p className="result">
         wagmi address: <code data-testid="wagmi-address">{address ?? '—'}</code>
       </p>
