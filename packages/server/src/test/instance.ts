@@ -10,8 +10,8 @@ import { connectPostgres, connectSqlite } from '../db/connect.ts'
 import type { Database } from '../db/types.ts'
 import { createLatchkeyServer, type LatchkeyServer } from '../server.ts'
 import { createTestEnclaveKey, type TestEnclaveKey, type TestProofOptions } from './enclave-key.ts'
-
 import { TEST_ORIGIN } from './origin.ts'
+import { copyTemplateDatabase, TEMPLATE_SCHEMA } from './postgres-template.ts'
 
 export { TEST_ORIGIN }
 
@@ -111,21 +111,15 @@ async function openDatabase(): Promise<{
 }> {
   const url = process.env.DATABASE_URL
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const schema = `t_${randomBytes(8).toString('hex')}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`CREATE SCHEMA ${schema}`)
-    await admin.end()
-    const db = connectPostgres(url, { schema, max: 5 })
+    // A database of its own, copied from the migrated template (postgres-template.ts).
+    const copy = await copyTemplateDatabase(url)
+    const db = connectPostgres(copy.url, { schema: TEMPLATE_SCHEMA, max: 5 })
     return {
       db,
       dialect: 'postgres',
       cleanup: async () => {
         await db.destroy()
-        const drop = new pg.Client({ connectionString: url })
-        await drop.connect()
-        await drop.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-        await drop.end()
+        await copy.drop()
       },
     }
   }
