@@ -1,6 +1,8 @@
 // Where the bundle's bytes come from: builds bench/bundle/sdk as bench/bundle.mjs
 // does and prints each chunk (gzip) with its largest packages (rendered bytes,
-// before gzip). `node bench/bundle-breakdown.mjs [--all]`.
+// before gzip). `node bench/bundle-breakdown.mjs [--all] [--modules REGEX]`:
+// `--all` lists every package, `--modules` every module of the chunks whose
+// file name matches (e.g. `--modules '^assets/index-'` for the entry).
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -11,6 +13,8 @@ import { build, defaultClientConditions } from 'vite'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const showAll = process.argv.includes('--all')
+const modulesFlag = process.argv.indexOf('--modules')
+const modulesOf = modulesFlag > 0 ? new RegExp(process.argv[modulesFlag + 1]) : null
 
 /** `node_modules/@scope/name/…` → `@scope/name`; workspace sources → `packages/x`. */
 function ownerOf(id) {
@@ -41,9 +45,21 @@ let total = 0
 for (const { c, gz } of chunks) {
   total += gz
   const owners = new Map()
-  for (const [id, m] of Object.entries(c.modules)) owners.set(ownerOf(id), (owners.get(ownerOf(id)) ?? 0) + m.renderedLength)
+  for (const [id, m] of Object.entries(c.modules))
+    owners.set(ownerOf(id), (owners.get(ownerOf(id)) ?? 0) + m.renderedLength)
   const top = [...owners].sort((a, b) => b[1] - a[1]).slice(0, showAll ? 40 : 6)
-  console.log(`${(gz / 1024).toFixed(1).padStart(7)} KB gz  ${c.fileName}${c.isEntry ? ' (entry)' : ''}`)
-  for (const [owner, bytes] of top) console.log(`              ${(bytes / 1024).toFixed(1).padStart(7)} KB  ${owner}`)
+  console.log(
+    `${(gz / 1024).toFixed(1).padStart(7)} KB gz  ${c.fileName}${c.isEntry ? ' (entry)' : ''}`,
+  )
+  for (const [owner, bytes] of top)
+    console.log(`              ${(bytes / 1024).toFixed(1).padStart(7)} KB  ${owner}`)
+  if (!modulesOf?.test(c.fileName)) continue
+  const modules = Object.entries(c.modules).sort(
+    (a, b) => b[1].renderedLength - a[1].renderedLength,
+  )
+  for (const [id, m] of modules)
+    console.log(
+      `                ${String(m.renderedLength).padStart(8)} B  ${id.replace(/.*node_modules\//, '')}`,
+    )
 }
 console.log(`${(total / 1024).toFixed(1).padStart(7)} KB gz  all chunks`)
