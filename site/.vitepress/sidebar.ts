@@ -67,6 +67,7 @@ export const GROUPS: Group[] = [
       ['Admin console', 'console'],
       ['Container', 'container'],
       ['Benchmarks', 'benchmarks'],
+      ['First load', 'first-load'],
       ['Testing', 'testing'],
       ['The docs site', 'docs-site'],
     ],

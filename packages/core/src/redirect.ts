@@ -4,14 +4,8 @@
  * codes, the PKCE challenge, and the page to come back to.
  */
 
-/** This tab's sessionStorage, or null where it is unavailable (privacy modes, sandboxed frames). */
-export function sessionStore(): Storage | null {
-  try {
-    return globalThis.sessionStorage ?? null
-  } catch {
-    return null
-  }
-}
+// A module of its own: the provider reads it on every mount (flows/pending-keys.ts).
+export { sessionStore } from './tab-storage.ts'
 
 export const base64url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))

@@ -48,10 +48,14 @@ function stubEnclave(client: LatchkeyClient) {
 }
 
 describe('LatchkeyProvider binds sessions to the enclave', () => {
-  it('frames the enclave at mount', () => {
+  it('frames the enclave at mount', async () => {
     renderHook(() => useLatchkeyInstance(), { wrapper })
-    const frame = document.querySelector('iframe')
-    expect(frame?.getAttribute('src')).toBe(`${API}/apps/${APP_ID}/embedded-wallets`)
+    // Once the bridge's code has loaded: it is not on the first chunk (docs/first-load.md).
+    await waitFor(() =>
+      expect(document.querySelector('iframe')?.getAttribute('src')).toBe(
+        `${API}/apps/${APP_ID}/embedded-wallets`,
+      ),
+    )
   })
 
   it("sends the enclave key's thumbprint with a login", async () => {

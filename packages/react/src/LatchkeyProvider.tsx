@@ -8,10 +8,10 @@ import {
 import { CLIENT_VERSION } from '@latchkey/protocol/constants'
 import { isValidAppId } from '@latchkey/protocol/validation'
 import { type ReactNode, useContext, useEffect, useLayoutEffect, useMemo } from 'react'
-import { configKey, effectiveLoginMethods, type LatchkeyConfig } from './config.ts'
+import type { LatchkeyConfig } from './config.ts'
+import { configKey, effectiveLoginMethods } from './config-login-methods.ts'
 import { hasConnectorHints } from './connector-hint-params.ts'
 import { LatchkeyContext } from './context.ts'
-import { answerMfaChallenges } from './mfa-prompt.ts'
 import { ModalHost } from './modal/lazy.tsx'
 import { createLatchkeyInstance } from './store.ts'
 
@@ -116,7 +116,8 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
 
   // Key routes answer only to the enclave (docs/security.md): every login
   // binds its session to the enclave's device key. Framing the enclave at
-  // mount has its key ready before the user submits a login. A layout effect:
+  // mount (once the bridge's code, not on the first chunk, has loaded) has
+  // its key ready before the user submits a login. A layout effect:
   // installed before any passive effect (a child's useCustomAuth, the social
   // login return below) can log in.
   useLayoutEffect(() => bindSessionsToEnclave(instance.client), [instance])
@@ -157,8 +158,20 @@ export function LatchkeyProvider({ appId, apiUrl, config, children }: LatchkeyPr
     }
   }, [instance, walletStandard])
 
-  // MFA (docs/mfa.md): a wallet action that needs it waits for the user's verification.
-  useEffect(() => answerMfaChallenges(instance), [instance])
+  // MFA (docs/mfa.md): a wallet action that needs it waits for the user's
+  // verification. The prompter's code loads after mount, not with the first
+  // chunk: only a wallet action (itself loaded later) can need it.
+  useEffect(() => {
+    let stop: (() => void) | null = null
+    let unmounted = false
+    void import('./mfa-prompt.ts').then(({ answerMfaChallenges }) => {
+      if (!unmounted) stop = answerMfaChallenges(instance)
+    })
+    return () => {
+      unmounted = true
+      stop?.()
+    }
+  }, [instance])
 
   // Sessions across tabs (docs/client.md): a logout, login, refresh, link or
   // unlink in another tab of this app shows here without a reload.

@@ -6,18 +6,21 @@ import {
 } from '@latchkey/core'
 import type { EvmChain, WalletChainType } from '@latchkey/core/external'
 import type { TransactionScanner } from '@latchkey/core/transactions'
-import {
-  DEFAULT_ACCENT_COLOR,
-  LOGIN_MESSAGE_MAX_LENGTH,
-  OAUTH_PROVIDERS,
-} from '@latchkey/protocol/constants'
+import { DEFAULT_ACCENT_COLOR, LOGIN_MESSAGE_MAX_LENGTH } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
 import type { ReactElement } from 'react'
 import type { LatchkeyAppearance, LatchkeyLegal } from './config-appearance.ts'
+import { effectiveLoginMethods } from './config-login-methods.ts'
 import type { LoginOptions } from './login-options.ts'
-import { isWalletEntry, type LandingEntry, SOCIAL_METHODS } from './modal/landing-entries.ts'
+import type { LandingEntry } from './modal/landing-entries.ts'
+import { SOCIAL_METHODS } from './modal/landing-entries.ts'
 import type { SolanaCluster } from './solana-clusters.ts'
 
+export {
+  configKey,
+  effectiveLoginMethods,
+  IMPLEMENTED_LOGIN_METHODS,
+} from './config-login-methods.ts'
 export type { LandingEntry, LatchkeyAppearance, LatchkeyLegal }
 
 /** A cross-app login entry: `latchkey:{provider app id}` (spec 01 §1; docs/cross-app.md). */
@@ -143,17 +146,6 @@ const userOwnedRecoveryAllowed = (host: LatchkeyConfig, app: AppConfig | null) =
   host.embeddedWallets?.mode !== SERVER_WALLETS_ONLY &&
   app?.embedded_wallet_config.mode !== SERVER_WALLETS_ONLY
 
-/** Login methods this version of the modal can draw. Later login methods add themselves here. */
-export const IMPLEMENTED_LOGIN_METHODS: readonly LoginMethod[] = [
-  'email',
-  'sms',
-  ...OAUTH_PROVIDERS,
-  'telegram',
-  'wallet',
-  'farcaster',
-  'passkey',
-]
-
 /** Host configuration merged over the server's: what the modal renders from. */
 export interface ResolvedConfig {
   appName: string | null
@@ -221,31 +213,6 @@ export function chainsConfigError(host: LatchkeyConfig): ResolvedConfig['chainsE
 export function cutLoginMessage(message: string | undefined | null): string | null {
   if (!message) return null
   return message.slice(0, LOGIN_MESSAGE_MAX_LENGTH)
-}
-
-function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
-  if (!app) return [...IMPLEMENTED_LOGIN_METHODS]
-  return (Object.keys(app.login_methods) as Array<keyof AppConfig['login_methods']>).filter(
-    (name): name is Exclude<LoginMethod, 'cross_app'> =>
-      name !== 'guest' && app.login_methods[name],
-  )
-}
-
-/**
- * The login methods the modal offers: the host's list, else the server's,
- * limited to implemented ones. Wallets listed in `loginMethodsAndOrder` mean
- * wallet login.
- */
-export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
-  const order = host.loginMethodsAndOrder
-  const wanted = order
-    ? [...order.primary, ...(order.overflow ?? [])].map((entry) =>
-        isWalletEntry(entry) ? 'wallet' : entry,
-      )
-    : (host.loginMethods ?? serverLoginMethods(app))
-  return [...new Set(wanted)].filter((method): method is LoginMethod =>
-    IMPLEMENTED_LOGIN_METHODS.includes(method as LoginMethod),
-  )
 }
 
 /**
@@ -340,16 +307,6 @@ export function resolveConfig(host: LatchkeyConfig, app: AppConfig | null): Reso
         'off',
     },
   }
-}
-
-/**
- * A key that changes only when the configuration's content does, so an inline
- * `config={{…}}` does not count as a new configuration on every render.
- */
-export function configKey(config: LatchkeyConfig | undefined): string {
-  return JSON.stringify(config ?? {}, (_key, value) =>
-    value && typeof value === 'object' && '$$typeof' in value ? '[element]' : value,
-  )
 }
 
 /**

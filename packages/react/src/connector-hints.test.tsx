@@ -99,7 +99,7 @@ describe('connector hints at the provider start', () => {
       import('./connector-hints.ts'),
       import('./modal/methods/wallet/WalletLogin.tsx'),
       import('@latchkey/core/external'),
-      import('viem/chains'),
+      import('./external-wallets-manager.ts'),
     ])
   })
   let wallet: ReturnType<typeof announceWallet>

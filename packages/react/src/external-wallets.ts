@@ -39,27 +39,8 @@ export function createExternalWalletsHandle(
   }
   const load = () => {
     loading ??= (async () => {
-      // app-chains.ts imports `mainnet` by name: `import('viem/chains')` would
-      // keep every chain viem knows (about 90 KB gzip).
-      const [{ createExternalWallets }, { appChains }] = await Promise.all([
-        import('@latchkey/core/external'),
-        import('./hooks/app-chains.ts'),
-      ])
-      const host = getHostConfig()
-      const { chains, defaultChain } = appChains(host)
-      const { walletConnect, rpcTimeoutMs, rpcTimeoutMsByWallet } = host.externalWallets ?? {}
-      manager = createExternalWallets({
-        appId: client.appId,
-        storage: client.storage,
-        appName: getAppName() ?? undefined,
-        chains,
-        defaultChain,
-        walletConnectProjectId:
-          walletConnect?.enabled === false ? null : (walletConnect?.projectId ?? null),
-        ...(walletConnect?.relayUrl ? { walletConnectRelayUrl: walletConnect.relayUrl } : {}),
-        ...(rpcTimeoutMs ? { rpcTimeoutMs } : {}),
-        ...(rpcTimeoutMsByWallet ? { rpcTimeoutMsByWallet } : {}),
-      })
+      const { createExternalWalletsManager } = await import('./external-wallets-manager.ts')
+      manager = createExternalWalletsManager(client, getHostConfig(), getAppName())
       manager.subscribe(notify)
       notify()
       return manager

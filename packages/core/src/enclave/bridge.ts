@@ -6,6 +6,7 @@ import {
 import type { ErrorCode } from '@latchkey/protocol/errors'
 import { isKnownCode, loadErrorMessages } from '../error-messages.ts'
 import { LatchkeyError } from '../errors.ts'
+import { enclaveMayRun } from './may-run.ts'
 
 /** The slice of `window` the bridge uses (injectable for tests). */
 export interface BridgeWindow {
@@ -60,8 +61,6 @@ export interface EnclaveBridge {
 /** An RFC 7638 SHA-256 thumbprint: 32 bytes, base64url without padding. */
 const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-
 /**
  * The host side of the enclave channel (ARCHITECTURE "Embedded wallet keys"):
  * frames the enclave page invisibly, and exchanges typed `latchkey:` messages
@@ -84,8 +83,7 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 export function createEnclaveBridge(options: EnclaveBridgeOptions): EnclaveBridge {
   const url = new URL(options.url)
   // Spec 01 §5: the embedded wallet requires HTTPS except on localhost.
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)))
-    throw new LatchkeyError('WALLET_PROXY_INSECURE')
+  if (!enclaveMayRun(url)) throw new LatchkeyError('WALLET_PROXY_INSECURE')
   const origin = url.origin
   const win = options.window ?? (globalThis as unknown as { window: BridgeWindow }).window
   const doc = options.document ?? (globalThis as unknown as { document: BridgeDocument }).document

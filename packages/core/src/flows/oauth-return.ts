@@ -4,7 +4,8 @@ import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
 import { sessionStore } from '../redirect.ts'
 import { type OAuthReturnParams, readOAuthReturnParams } from './oauth-state.ts'
-import { oauthPendingKey, readPendingRedirect } from './pending-keys.ts'
+import { oauthPendingKey } from './pending-keys.ts'
+import { readPendingRedirect } from './pending-redirect.ts'
 
 /*
  * A provider's return to this page (spec 01 §2, §4 "OAuth", §5;

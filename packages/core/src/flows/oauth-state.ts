@@ -1,6 +1,5 @@
 import { OAUTH_PROVIDERS } from '@latchkey/protocol/constants'
 import type { OAuthProvider } from '@latchkey/protocol/schemas'
-import { randomCode } from '../redirect.ts'
 
 /*
  * Spec 01 §2, §4: a provider's return is ours only when the URL carries the
@@ -19,9 +18,6 @@ import { randomCode } from '../redirect.ts'
 
 const STATE = /^([a-z]+)\.[A-Za-z0-9_-]{43}$/
 const PROVIDERS: ReadonlySet<string> = new Set(OAUTH_PROVIDERS)
-
-/** A fresh state code naming `provider`. */
-export const oauthStateCode = (provider: OAuthProvider) => `${provider}.${randomCode(32)}`
 
 /** The provider a state code of ours names; null for any other state (cloud recovery's, the app's own). */
 export function providerOfOAuthState(state: string | null): OAuthProvider | null {

@@ -13,7 +13,6 @@ import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirec
 import { toUser, type User } from '../user.ts'
 import { loginRequest } from './login-request.ts'
 import type { OAuthReturn, OAuthUi, PendingOAuth } from './oauth-return.ts'
-import { oauthStateCode } from './oauth-state.ts'
 import { oauthPendingKey } from './pending-keys.ts'
 
 export {
@@ -25,6 +24,9 @@ export {
   takeOAuthReturn,
 } from './oauth-return.ts'
 export { oauthPendingKey }
+
+/** A fresh state code naming `provider` (its shape: oauth-state.ts). */
+const oauthStateCode = (provider: OAuthProvider) => `${provider}.${randomCode(32)}`
 
 /*
  * OAuth login (spec 01 §4 "OAuth", §7; docs/login-oauth.md): a full-page

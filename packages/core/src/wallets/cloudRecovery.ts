@@ -7,7 +7,8 @@ import type {
 } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
 import { LatchkeyError } from '../errors.ts'
-import { cloudPendingKey, readPendingRedirect } from '../flows/pending-keys.ts'
+import { cloudPendingKey } from '../flows/pending-keys.ts'
+import { readPendingRedirect } from '../flows/pending-redirect.ts'
 import { currentPage, pkceChallenge, randomCode, sessionStore } from '../redirect.ts'
 
 /*

@@ -1,55 +1,20 @@
 import type { EnclaveEvent } from '@latchkey/protocol/schemas'
-import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import type { LatchkeyClient } from '../client.ts'
 import { createEnclaveBridge, type EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
 import { withMfa } from '../mfa/with-mfa.ts'
-import { ENCLAVE_KEY_WAIT_MS } from '../session-key.ts'
+import { bridges, enclavePageUrl } from './enclave-binding.ts'
 
-const bridges = new WeakMap<LatchkeyClient, EnclaveBridge>()
-
-/** Uses `bridge` as the client's enclave (tests, or a host that frames the enclave itself). */
-export function attachEnclave(client: LatchkeyClient, bridge: EnclaveBridge): void {
-  bridges.set(client, bridge)
-}
+export { attachEnclave, bindSessionsToEnclave } from './enclave-binding.ts'
 
 /** The client's enclave bridge, framing the enclave page on first use. */
 export function getEnclave(client: LatchkeyClient): EnclaveBridge {
   let bridge = bridges.get(client)
   if (!bridge) {
-    const url = `${client.apiUrl.replace(/\/+$/, '')}${sessionRoutes.enclavePage(client.appId)}`
-    bridge = createEnclaveBridge({ url })
+    bridge = createEnclaveBridge({ url: enclavePageUrl(client) })
     bridges.set(client, bridge)
   }
   return bridge
-}
-
-/**
- * Binds every session the client logs in from now on to the enclave's
- * device key (docs/security.md "Key routes answer only to the enclave"):
- * installs a session key provider that asks the enclave for its key
- * thumbprint, and frames the enclave now, so that the key is known before
- * the user submits a login. A login waits at most {@link ENCLAVE_KEY_WAIT_MS}
- * for it. Where the enclave cannot run (plain HTTP off localhost) nothing is
- * installed: embedded wallets refuse to work there anyway. Returns what
- * uninstalls the provider.
- *
- * @example
- * const unbind = bindSessionsToEnclave(client)
- * await loginWithEmailCode(client, { email, code }) // sends latchkey-enclave-key
- */
-export function bindSessionsToEnclave(client: LatchkeyClient): () => void {
-  try {
-    getEnclave(client)
-  } catch (error) {
-    if (!(error instanceof LatchkeyError && error.code === 'WALLET_PROXY_INSECURE'))
-      console.warn('Latchkey: the wallet enclave could not be framed', error)
-    return () => {}
-  }
-  client.setSessionKeyProvider(() =>
-    getEnclave(client).keyThumbprint({ timeoutMs: ENCLAVE_KEY_WAIT_MS }),
-  )
-  return () => client.setSessionKeyProvider(null)
 }
 
 interface EnclaveCallOptions {

@@ -91,7 +91,7 @@ beforeAll(async () => {
     import('../modal/chunk.ts'),
     import('../modal/methods/wallet/WalletLogin.tsx'),
     import('@latchkey/core/external'),
-    import('viem/chains'),
+    import('../external-wallets-manager.ts'),
   ])
 })
 beforeEach(() => {

@@ -8,7 +8,8 @@ import type { LoginPanelProps } from './LoginPanel.tsx'
 const loadChunk = () => import('./chunk.ts')
 
 const LatchkeyModal = lazy(() => loadChunk().then((chunk) => ({ default: chunk.LatchkeyModal })))
-const LoginPanel = lazy(() =>
+// Pure: an app that never draws the panel keeps none of it in its first chunk.
+const LoginPanel = /* @__PURE__ */ lazy(() =>
   loadChunk().then((chunk) => ({ default: chunk.LoginPanel })),
 ) as ComponentType<LoginPanelProps>
 

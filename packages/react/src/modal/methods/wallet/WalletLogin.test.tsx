@@ -920,8 +920,11 @@ function announceWallet() {
 }
 
 describe('wallet login in the modal', () => {
-  // The modal's lazy chunk, loaded once: opening the dialog then waits on nothing but promises.
-  beforeAll(() => import('../../chunk.ts'))
+  // The modal's lazy chunk and the external-wallet manager's, loaded once:
+  // opening the dialog then waits on nothing but promises.
+  beforeAll(() =>
+    Promise.all([import('../../chunk.ts'), import('../../../external-wallets-manager.ts')]),
+  )
   let stop: () => void
   beforeEach(() => {
     localStorage.clear()
