@@ -1,8 +1,7 @@
 import type { LoginMethod } from '@latchkey/core'
 import { OAUTH_PROVIDERS } from '@latchkey/protocol/constants'
 import type { AppConfig } from '@latchkey/protocol/schemas'
-import type { LatchkeyConfig } from './config.ts'
-import { isWalletEntry } from './modal/landing-entries.ts'
+import { isWalletEntry, type LandingEntry } from './modal/landing-entries.ts'
 
 // What the provider checks of its configuration when it mounts. Apart from
 // config.ts (which re-exports it), so resolveConfig and the rest, which only
@@ -28,12 +27,21 @@ function serverLoginMethods(app: AppConfig | null): LoginMethod[] {
   )
 }
 
+/** The fields of the host's `LatchkeyConfig` that choose the login methods. */
+export interface LoginMethodsChoice {
+  loginMethods?: readonly string[]
+  loginMethodsAndOrder?: { primary: LandingEntry[]; overflow?: LandingEntry[] }
+}
+
 /**
  * The login methods the modal offers: the host's list, else the server's,
  * limited to implemented ones. Wallets listed in `loginMethodsAndOrder` mean
  * wallet login.
  */
-export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | null): LoginMethod[] {
+export function effectiveLoginMethods(
+  host: LoginMethodsChoice,
+  app: AppConfig | null,
+): LoginMethod[] {
   const order = host.loginMethodsAndOrder
   const wanted = order
     ? [...order.primary, ...(order.overflow ?? [])].map((entry) =>
@@ -49,7 +57,7 @@ export function effectiveLoginMethods(host: LatchkeyConfig, app: AppConfig | nul
  * A key that changes only when the configuration's content does, so an inline
  * `config={{…}}` does not count as a new configuration on every render.
  */
-export function configKey(config: LatchkeyConfig | undefined): string {
+export function configKey(config: object | undefined): string {
   return JSON.stringify(config ?? {}, (_key, value) =>
     value && typeof value === 'object' && '$$typeof' in value ? '[element]' : value,
   )

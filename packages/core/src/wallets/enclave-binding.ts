@@ -1,25 +1,12 @@
-import { sessionRoutes } from '@latchkey/protocol/session-routes'
 import type { LatchkeyClient } from '../client.ts'
-import type { EnclaveBridge } from '../enclave/bridge.ts'
 import { enclaveMayRun } from '../enclave/may-run.ts'
 import { ENCLAVE_KEY_WAIT_MS } from '../session-key.ts'
+import { bridges, enclavePageUrl } from './enclave-registry.ts'
 
 // What the provider needs of the enclave when it mounts: installing the
-// session key provider. The bridge's code (./enclave.ts and
+// session key provider. The bridge's code (./get-enclave.ts and
 // ../enclave/bridge.ts) is not on the first chunk: it loads right after, and
 // frames the enclave (docs/first-load.md).
-
-/** Each client's enclave bridge, once attached or made. */
-export const bridges = new WeakMap<LatchkeyClient, EnclaveBridge>()
-
-/** The client's enclave page: `{apiUrl}/apps/{appId}/embedded-wallets`. */
-export const enclavePageUrl = (client: LatchkeyClient) =>
-  `${client.apiUrl.replace(/\/+$/, '')}${sessionRoutes.enclavePage(client.appId)}`
-
-/** Uses `bridge` as the client's enclave (tests, or a host that frames the enclave itself). */
-export function attachEnclave(client: LatchkeyClient, bridge: EnclaveBridge): void {
-  bridges.set(client, bridge)
-}
 
 /**
  * Binds every session the client logs in from now on to the enclave's
@@ -37,7 +24,7 @@ export function attachEnclave(client: LatchkeyClient, bridge: EnclaveBridge): vo
  */
 export function bindSessionsToEnclave(client: LatchkeyClient): () => void {
   if (!bridges.has(client) && !enclaveMayRun(new URL(enclavePageUrl(client)))) return () => {}
-  const enclave = () => import('./enclave.ts').then(({ getEnclave }) => getEnclave(client))
+  const enclave = () => import('./get-enclave.ts').then(({ getEnclave }) => getEnclave(client))
   // Frames the enclave as soon as the bridge's code is here, long before a user can submit a login.
   enclave().catch((error) =>
     console.warn('Latchkey: the wallet enclave could not be framed', error),

@@ -1,21 +1,12 @@
 import type { EnclaveEvent } from '@latchkey/protocol/schemas'
 import type { LatchkeyClient } from '../client.ts'
-import { createEnclaveBridge, type EnclaveBridge } from '../enclave/bridge.ts'
 import { LatchkeyError } from '../errors.ts'
 import { withMfa } from '../mfa/with-mfa.ts'
-import { bridges, enclavePageUrl } from './enclave-binding.ts'
+import { getEnclave } from './get-enclave.ts'
 
-export { attachEnclave, bindSessionsToEnclave } from './enclave-binding.ts'
-
-/** The client's enclave bridge, framing the enclave page on first use. */
-export function getEnclave(client: LatchkeyClient): EnclaveBridge {
-  let bridge = bridges.get(client)
-  if (!bridge) {
-    bridge = createEnclaveBridge({ url: enclavePageUrl(client) })
-    bridges.set(client, bridge)
-  }
-  return bridge
-}
+export { bindSessionsToEnclave } from './enclave-binding.ts'
+export { attachEnclave } from './enclave-registry.ts'
+export { getEnclave } from './get-enclave.ts'
 
 interface EnclaveCallOptions {
   initTimeoutMs?: number
