@@ -54,6 +54,9 @@ export default defineConfig({
           // A ceiling, not a budget: a test may wait on several screens (each
           // `findBy*` up to 5 s, test/setup.ts), and a loaded machine stretches them.
           testTimeout: 20_000,
+          // Files that start Anvil (and deploy contracts) in `beforeAll` took
+          // over vitest's default 10 s on a loaded two-core machine.
+          hookTimeout: 30_000,
         },
       },
       {

@@ -224,155 +224,29 @@ export interface User {
 
 const date = (seconds: number) => new Date(seconds * 1000)
 
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+
+/** The wire's snake_case keys as camelCase at any depth, and its `*_at` Unix seconds as Dates. */
+function fromWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromWire)
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value))
+    out[camel(key)] = key.endsWith('_at') && typeof item === 'number' ? date(item) : fromWire(item)
+  return out
+}
+
+/**
+ * One linked account: every field is its wire field in camelCase (user.test.ts
+ * spells each type out), except Farcaster's picture, `pfp` as Farcaster names it.
+ * Generic rather than a switch of hand-written objects: this runs at session
+ * restore, so it sits in the first chunk a page loads (docs/first-load.md).
+ */
 function toLinkedAccount(account: LinkedAccountWire): LinkedAccount {
-  switch (account.type) {
-    case 'google':
-    case 'apple':
-    case 'discord':
-    case 'github':
-    case 'linkedin':
-    case 'spotify':
-    case 'instagram':
-    case 'twitter':
-    case 'tiktok':
-    case 'line':
-      return {
-        type: account.type,
-        subject: account.subject,
-        email: account.email,
-        name: account.name,
-        username: account.username,
-        profilePictureUrl: account.profile_picture_url,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'email':
-      return {
-        type: 'email',
-        address: account.address,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'wallet':
-      if (account.connector_type !== 'embedded')
-        return {
-          type: 'wallet',
-          address: account.address,
-          chainType: account.chain_type,
-          chainId: account.chain_id,
-          walletIndex: null,
-          walletClientType: account.wallet_client_type,
-          connectorType: account.connector_type,
-          imported: false,
-          delegated: false,
-          verifiedAt: date(account.verified_at),
-          firstVerifiedAt: date(account.first_verified_at),
-          latestVerifiedAt: date(account.latest_verified_at),
-        }
-      return {
-        type: 'wallet',
-        address: account.address,
-        chainType: account.chain_type,
-        walletIndex: account.wallet_index,
-        walletClientType: account.wallet_client_type,
-        connectorType: account.connector_type,
-        imported: account.imported,
-        delegated: account.delegated,
-        recoveryMethod: account.recovery_method,
-        entropyId: account.entropy_id,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'farcaster':
-      return {
-        type: 'farcaster',
-        fid: account.fid,
-        ownerAddress: account.owner_address,
-        username: account.username,
-        displayName: account.display_name,
-        bio: account.bio,
-        pfp: account.profile_picture_url,
-        signerPublicKey: account.signer_public_key,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'phone':
-      return {
-        type: 'phone',
-        number: account.number,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'telegram':
-      return {
-        type: 'telegram',
-        telegramUserId: account.telegram_user_id,
-        firstName: account.first_name,
-        lastName: account.last_name,
-        username: account.username,
-        photoUrl: account.photo_url,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'custom':
-      return {
-        type: 'custom',
-        customUserId: account.custom_user_id,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'guest':
-      return {
-        type: 'guest',
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'passkey':
-      return {
-        type: 'passkey',
-        credentialId: account.credential_id,
-        authenticatorName: account.authenticator_name,
-        createdWithBrowser: account.created_with_browser,
-        createdWithOs: account.created_with_os,
-        createdWithDevice: account.created_with_device,
-        enrolledInMfa: account.enrolled_in_mfa,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'cross_app':
-      return {
-        type: 'cross_app',
-        subject: account.subject,
-        providerApp: { id: account.provider_app.id },
-        embeddedWallets: account.embedded_wallets.map((w) => ({
-          address: w.address,
-          chainType: w.chain_type,
-        })),
-        smartWallets: account.smart_wallets.map((w) => ({ address: w.address })),
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-    case 'smart_wallet':
-      return {
-        type: 'smart_wallet',
-        address: account.address,
-        smartWalletType: account.smart_wallet_type,
-        smartWalletVersion: account.smart_wallet_version,
-        verifiedAt: date(account.verified_at),
-        firstVerifiedAt: date(account.first_verified_at),
-        latestVerifiedAt: date(account.latest_verified_at),
-      }
-  }
+  const linked = fromWire(account) as Record<string, unknown>
+  if (account.type !== 'farcaster') return linked as unknown as LinkedAccount
+  const { profilePictureUrl: pfp, ...rest } = linked
+  return { ...rest, pfp } as unknown as LinkedAccount
 }
 
 /** Maps the wire user (snake_case) to the client's `User`. */
