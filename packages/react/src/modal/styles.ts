@@ -58,7 +58,6 @@ export const css = `
   padding: 16px;
   background: var(--lk-overlay);
   opacity: 0; transition: opacity 180ms ease;
-  -webkit-backdrop-filter: blur(3px); backdrop-filter: blur(3px);
 }
 .lk-overlay[data-state='open'] { opacity: 1; }
 .lk-dialog {
