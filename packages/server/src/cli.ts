@@ -303,7 +303,7 @@ export async function runCli(argv: string[], io: CliIo = {}): Promise<number> {
       const [appId = '', provider = ''] = positionals
       if (!isCredentialProvider(provider)) {
         err(
-          `Unknown provider ${provider}: use google-drive, icloud, telegram, turnstile, moonpay, coinbase-onramp, or an OAuth provider such as google or github`,
+          `Unknown provider ${provider}: use google-drive, icloud, telegram, turnstile, moonpay, coinbase-onramp, farcaster-signer, or an OAuth provider such as google or github`,
         )
         return 1
       }

@@ -1,3 +1,5 @@
+import { OAUTH_PROVIDERS } from '@latchkey/protocol/constants'
+
 // The console's calls to its server (packages/server/src/console/routes.ts).
 // Same origin, the session cookie sent by the browser, and the CSRF header on
 // every change (console/guard.ts). Screens call these, never fetch.
@@ -96,6 +98,26 @@ export type SignInCredentialInput =
   | { provider: string; client_id: string; client_secret?: string }
   | { provider: 'telegram'; bot_name: string; bot_token?: string }
 
+/** Providers with credentials beyond sign-in: backups, captcha, funding, the Farcaster signer. */
+export type OtherCredentialProvider =
+  | 'google-drive'
+  | 'icloud'
+  | 'turnstile'
+  | 'moonpay'
+  | 'coinbase-onramp'
+  | 'farcaster-signer'
+
+/** Any provider's stored credentials, public half only: what names them, never a secret. */
+export type StoredCredential = { provider: string } & Partial<
+  Record<
+    'client_id' | 'bot_name' | 'container_id' | 'environment' | 'api_key_name' | 'request_fid',
+    string
+  >
+>
+
+/** What sets one provider's credentials (the fields of `apps credentials set`); no secret keeps the stored one. */
+export type CredentialInput = { provider: string } & Record<string, string>
+
 export interface AuditEntry {
   id: string
   admin_id: string
@@ -169,7 +191,23 @@ export const api = {
     call<{ address: string; created: boolean }>(`${app(appId)}/smart-wallets/paymaster-signer`, {}),
   /** The OAuth clients and Telegram bot the app has credentials for: public halves only. */
   signInCredentials: (appId: string) =>
-    call<{ credentials: SignInCredential[] }>(`${app(appId)}/sign-in-credentials`),
+    call<{ credentials: StoredCredential[] }>(`${app(appId)}/sign-in-credentials`).then(
+      ({ credentials }) => ({
+        credentials: credentials.filter(
+          (c): c is SignInCredential =>
+            c.provider === 'telegram' ||
+            (OAUTH_PROVIDERS as readonly string[]).includes(c.provider),
+        ),
+      }),
+    ),
   setSignInCredential: (appId: string, input: SignInCredentialInput) =>
     call<SignInCredential>(`${app(appId)}/sign-in-credentials`, input),
+  /** Every provider the app has credentials for: public halves only. */
+  credentials: (appId: string) =>
+    call<{ credentials: StoredCredential[] }>(`${app(appId)}/sign-in-credentials`),
+  setCredential: (appId: string, input: CredentialInput) =>
+    call<StoredCredential>(`${app(appId)}/sign-in-credentials`, input),
+  /** As `apps credentials delete`; `deleted` is false when there were none. */
+  deleteCredential: (appId: string, provider: string) =>
+    call<{ deleted: boolean }>(`${app(appId)}/sign-in-credentials/delete`, { provider }),
 }

@@ -15,6 +15,7 @@ export type AdminAction =
   | 'app.settings_update'
   | 'app.paymaster_signer_create'
   | 'app.credentials_set'
+  | 'app.credentials_deleted'
   | 'user.delete'
   | 'user.sessions_revoke'
   | 'user.session_revoke'

@@ -108,7 +108,7 @@ it('refuses a bad value by field name, never echoing it; each change is audited'
     'Invalid telegram credentials: bot_token: bot_token must look like 123456:ABC-DEF…',
   )
   expect(bad.text).not.toContain('not a token at all')
-  const unknown = await set({ provider: 'google-drive', client_id: 'x', client_secret: 'y' })
+  const unknown = await set({ provider: 'myspace', client_id: 'x', client_secret: 'y' })
   expect(unknown.status).toBe(400)
   expect(await t.countRows('admin_audit')).toBe(before)
 

@@ -53,6 +53,7 @@ export function AppSettingsScreen(props: {
       <SettingsForm key={JSON.stringify(app.settings)} settings={app.settings} save={save} />
       <MoreSettingsForm
         key={`more${JSON.stringify(app.settings)}`}
+        appId={appId}
         settings={app.settings}
         save={save}
       />

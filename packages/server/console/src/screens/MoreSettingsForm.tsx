@@ -8,6 +8,7 @@ import {
   morePatchOf,
   RECOVERY_OPTIONS,
 } from '../more-settings.ts'
+import { CredentialFields } from './CredentialFields.tsx'
 
 type TextKey = 'chains' | 'fundingAmount' | 'captchaSiteKey' | 'moonpayKey'
 type CheckKey =
@@ -19,8 +20,13 @@ type CheckKey =
   | 'whatsappEnabled'
   | 'passkeySignup'
 
-/** Allowlist entries, chains, wallet recovery, funding and login switches; Save merges what changed. */
+/**
+ * Allowlist entries, chains, wallet recovery, funding and login switches; Save
+ * merges what changed. The credentials these need (backups, MoonPay, Coinbase,
+ * Turnstile) sit beside them and save on their own buttons (CredentialFields).
+ */
 export function MoreSettingsForm(props: {
+  appId: string
   settings: Settings
   save: (patch: Settings) => Promise<void>
 }) {
@@ -89,6 +95,7 @@ export function MoreSettingsForm(props: {
           </label>
         ))}
         {check('requireRecoveryOnCreate', 'Require a user-owned recovery when a wallet is created')}
+        <CredentialFields appId={props.appId} providers={['google-drive', 'icloud']} />
       </fieldset>
       <fieldset>
         <legend>Funding</legend>
@@ -116,6 +123,7 @@ export function MoreSettingsForm(props: {
         </label>
         {text('moonpayKey', 'MoonPay publishable key (empty: none)', 'pk_live_…')}
         {check('moonpaySandbox', 'MoonPay sandbox key')}
+        <CredentialFields appId={props.appId} providers={['moonpay', 'coinbase-onramp']} />
       </fieldset>
       <fieldset>
         <legend>Login options</legend>
@@ -123,6 +131,7 @@ export function MoreSettingsForm(props: {
         {check('whatsappEnabled', 'Codes by WhatsApp')}
         {check('passkeySignup', 'New accounts with a passkey')}
         {text('captchaSiteKey', 'Turnstile site key')}
+        <CredentialFields appId={props.appId} providers={['turnstile']} />
       </fieldset>
       {error && (
         <p role="alert" className="error">

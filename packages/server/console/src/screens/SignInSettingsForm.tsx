@@ -11,6 +11,7 @@ import {
   signInPatchOf,
 } from '../sign-in-settings.ts'
 import { useLoad } from '../use-load.ts'
+import { CredentialFields, RemoveCredential } from './CredentialFields.tsx'
 import {
   CrossAppFields,
   CustomJwtFields,
@@ -30,6 +31,7 @@ export function SignInSettingsForm(props: {
 }) {
   const { appId } = props
   const credentials = useLoad(() => api.signInCredentials(appId), `sign-in:${appId}`)
+  const [removed, setRemoved] = useState<string>()
   if (credentials.error)
     return (
       <section className="card" aria-label="Sign-in providers">
@@ -38,7 +40,17 @@ export function SignInSettingsForm(props: {
       </section>
     )
   if (!credentials.data) return <p className="muted">Loading…</p>
-  return <SignInForm {...props} credentials={credentials.data.credentials} />
+  return (
+    <SignInForm
+      {...props}
+      credentials={credentials.data.credentials}
+      removed={removed}
+      onRemoved={(what) => {
+        setRemoved(`${what} removed.`)
+        credentials.reload()
+      }}
+    />
+  )
 }
 
 function SignInForm(props: {
@@ -46,6 +58,9 @@ function SignInForm(props: {
   settings: Settings
   credentials: SignInCredential[]
   save: (patch: Settings) => Promise<void>
+  /** What was last removed, shown once the form is read again. */
+  removed: string | undefined
+  onRemoved: (what: string) => void
 }) {
   const { appId, settings, credentials } = props
   const [fields, setFields] = useState<SignInFields>(() => signInFieldsOf(settings, credentials))
@@ -58,6 +73,14 @@ function SignInForm(props: {
       oauth: { ...f.oauth, [provider]: { ...f.oauth[provider], ...change } },
     }))
   const stored = publicIdsOf(credentials)
+  // As `apps credentials delete`; the settings (e.g. the bot's) stay.
+  const remove = (provider: string, what: string) => () => {
+    setError(undefined)
+    api.deleteCredential(appId, provider).then(
+      () => props.onRemoved(what),
+      (e: Error) => setError(e.message),
+    )
+  }
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setError(undefined)
@@ -77,6 +100,11 @@ function SignInForm(props: {
   return (
     <form className="card" onSubmit={submit} aria-label="Sign-in providers">
       <h2>Sign-in providers</h2>
+      {props.removed && (
+        <p role="status" className="ok">
+          {props.removed}
+        </p>
+      )}
       <p className="muted">
         Switch each method on under Login methods above. An OAuth button shows only once its client
         is set. Secrets are never shown: leave a secret field empty to keep the one that is set.
@@ -89,6 +117,7 @@ function SignInForm(props: {
               <th>Provider</th>
               <th>Client id</th>
               <th>Client secret</th>
+              <th />
             </tr>
           </thead>
           <tbody>
@@ -113,6 +142,14 @@ function SignInForm(props: {
                     onChange={(e) => setClient(provider, { clientSecret: e.target.value })}
                   />
                 </td>
+                <td>
+                  {stored.has(provider) && (
+                    <RemoveCredential
+                      what={`The ${provider} client`}
+                      onConfirm={remove(provider, `The ${provider} client`)}
+                    />
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -129,7 +166,20 @@ function SignInForm(props: {
       <CustomJwtFields fields={fields} set={set} />
       <CrossAppFields appId={appId} fields={fields} set={set} />
       <TelegramFields fields={fields} set={set} tokenSet={stored.has('telegram')} />
-      <p className="muted">Farcaster has no app settings: switch it on under Login methods.</p>
+      {stored.has('telegram') && (
+        <RemoveCredential
+          what="The Telegram bot"
+          onConfirm={remove('telegram', 'The Telegram bot')}
+        />
+      )}
+      <fieldset>
+        <legend>Farcaster</legend>
+        <p className="muted">
+          Farcaster login has no app settings: switch it on under Login methods. The signer (an app
+          key for a user&apos;s fid) needs the app&apos;s fid and custody key.
+        </p>
+        <CredentialFields appId={appId} providers={['farcaster-signer']} />
+      </fieldset>
       {error && (
         <p role="alert" className="error">
           {error}
