@@ -20,7 +20,7 @@ import { launchChromium } from './browser.ts'
 // Our WalletConnect provider as Vite bundles it for a browser, running in
 // Chromium, pairs with @walletconnect/sign-client (the wallet app, in Node)
 // on a local relay: the bundle needs no Node polyfills, keeps its session in
-// IndexedDB across a reload, and the page contacts nothing but 127.0.0.1.
+// localStorage across a reload, and the page contacts nothing but 127.0.0.1.
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const account = privateKeyToAccount(generatePrivateKey())
@@ -160,7 +160,7 @@ describe('WalletConnect in Chromium, on a local relay', () => {
       await verifyMessage({ address: account.address, message: 'hi', signature: signature as Hex }),
     ).toBe(true)
 
-    // The session is in IndexedDB: a reload reconnects without a pairing URI.
+    // The session is in localStorage: a reload reconnects without a pairing URI.
     await page.reload()
     await page.waitForFunction(() => typeof window.startWalletConnect === 'function')
     await page.evaluate((url) => window.startWalletConnect(url), relay.url)

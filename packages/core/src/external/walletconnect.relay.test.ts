@@ -20,6 +20,7 @@ import {
   startWalletConnectRelay,
   type WalletConnectRelay,
 } from '../test/walletconnect-relay.ts'
+import { memoryStorage } from './walletconnect/storage.ts'
 import { createWalletConnectProvider, type WalletConnectConnection } from './walletconnect.ts'
 
 // Our WalletConnect provider (the dapp) and @walletconnect/sign-client as the
@@ -109,7 +110,7 @@ function dapp(wallet: Wallet) {
     appLogoUrl: null,
     url: 'https://app.example',
     relayUrl: relay.url,
-    storage: memoryWalletConnectStorage(),
+    storage: memoryStorage(),
     onDisplayUri,
   })
   return { connection, onDisplayUri }
@@ -147,7 +148,7 @@ afterAll(async () => {
   delete process.env.DISABLE_GLOBAL_CORE
 })
 
-describe('WalletConnect through the universal provider, on a local relay', () => {
+describe('WalletConnect through our sign client, on a local relay', () => {
   let wallet: Wallet
   let walletState: Awaited<ReturnType<typeof startWallet>>['state']
   let wc: WalletConnectConnection

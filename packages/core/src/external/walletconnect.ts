@@ -1,7 +1,13 @@
-import { UniversalProvider, type UniversalProviderOpts } from '@walletconnect/universal-provider'
 import type { EIP1193Provider } from './ethereum-discovery.ts'
 import { slugForWallet } from './listings.ts'
 import type { EvmChain } from './types.ts'
+import type { Session } from './walletconnect/protocol.ts'
+import { createSignClient, type SignClient } from './walletconnect/sign-client.ts'
+import { defaultStorage, type WalletConnectStorage } from './walletconnect/storage.ts'
+
+export type { WalletConnectStorage } from './walletconnect/storage.ts'
+
+const DEFAULT_RELAY_URL = 'wss://relay.walletconnect.org'
 
 export interface WalletConnectProviderOptions {
   projectId: string
@@ -14,10 +20,11 @@ export interface WalletConnectProviderOptions {
   /** A WalletConnect relay other than the public one (self-hosted relays). */
   relayUrl?: string
   /**
-   * Where WalletConnect keeps its keys, pairings and sessions (default:
-   * IndexedDB in browsers). Tests pass an in-memory store.
+   * Where the WalletConnect client keeps its relay key and its session
+   * (default: `localStorage` in browsers, memory elsewhere). Tests pass an
+   * in-memory store.
    */
-  storage?: UniversalProviderOpts['storage']
+  storage?: WalletConnectStorage
 }
 
 export interface WalletConnectConnection {
@@ -26,7 +33,7 @@ export interface WalletConnectConnection {
   walletSlug(): string | null
   disconnect(): Promise<void>
   /**
-   * Closes the relay socket and stops WalletConnect's timers (tests; a page's
+   * Closes the relay socket and stops the client's timers (tests; a page's
    * client lives with the page). Optional so other SDK connections fit the shape.
    */
   close?(): Promise<void>
@@ -57,8 +64,6 @@ export class ProviderRpcError extends Error {
   }
 }
 
-type WalletConnectClient = InstanceType<typeof UniversalProvider>
-type Session = NonNullable<WalletConnectClient['session']>
 type Listener = (...args: never[]) => void
 
 /** The chains a session approved, as numbers (`eip155:8453` → 8453). */
@@ -92,12 +97,12 @@ function toProviderError(error: unknown): ProviderRpcError {
 }
 
 /**
- * An EIP-1193 provider over one WalletConnect universal provider: accounts
+ * An EIP-1193 provider over one WalletConnect sign client: accounts
  * and chains come from the session's `eip155` namespace, signing goes to the
  * wallet, read-only calls to the chain's `rpcUrls.default.http[0]`.
  */
 function eip1193Adapter(
-  wc: WalletConnectClient,
+  wc: SignClient,
   options: WalletConnectProviderOptions,
   displayUri: (uri: string) => void,
 ): EIP1193Provider {
@@ -112,21 +117,20 @@ function eip1193Adapter(
     const preferred = options.defaultChain.id
     return chains.length === 0 || chains.includes(preferred) ? preferred : (chains[0] as number)
   }
-  let chainId = startChain(wc.session)
+  let chainId = startChain(wc.session ?? undefined)
   let rpcId = 0
   let pairing: Promise<unknown> | null = null
 
   async function ensureSession(): Promise<Session> {
     if (!wc.session) {
       pairing ??= (async () => {
-        wc.on('display_uri', displayUri)
         const chains = [
           options.defaultChain,
           ...options.chains.filter((c) => c !== options.defaultChain),
         ]
         try {
-          await wc.connect({
-            optionalNamespaces: {
+          const session = await wc.connect(
+            {
               eip155: {
                 chains: chains.map((c) => `eip155:${c.id}`),
                 methods: WALLET_METHODS,
@@ -136,11 +140,10 @@ function eip1193Adapter(
                 ),
               },
             },
-          })
-          chainId = startChain(wc.session)
-          wc.setDefaultChain(`eip155:${chainId}`)
+            displayUri,
+          )
+          chainId = startChain(session)
         } finally {
-          wc.removeListener('display_uri', displayUri)
           pairing = null
         }
       })()
@@ -159,7 +162,6 @@ function eip1193Adapter(
       throw new ProviderRpcError(4902, `Chain ${target} is not part of the WalletConnect session`)
     if (target !== chainId) {
       chainId = target
-      wc.setDefaultChain(`eip155:${target}`)
       emit('chainChanged', toHex(target))
     }
     return null
@@ -196,7 +198,7 @@ function eip1193Adapter(
     }
     const session = wc.session
     if (session?.namespaces.eip155?.methods.includes(method))
-      return wc.request({ method, params: params as unknown[] }, `eip155:${chainId}`)
+      return wc.request({ chainId: `eip155:${chainId}`, method, params })
     if (WALLET_METHODS.includes(method) || /^(wallet_|eth_sign)/.test(method))
       throw session
         ? new ProviderRpcError(4200, `The wallet did not allow ${method} in this session`)
@@ -204,8 +206,8 @@ function eip1193Adapter(
     return readRpc(method, params)
   }
 
-  wc.on('session_event', ({ params }: { params: { event: { name: string; data: unknown } } }) => {
-    const { name, data } = params.event
+  wc.on('session_event', ({ event }) => {
+    const { name, data } = event
     if (name === 'chainChanged') {
       chainId = Number(data)
       emit('chainChanged', toHex(chainId))
@@ -242,18 +244,16 @@ async function connectWalletConnect(
   options: WalletConnectProviderOptions,
   displayUri: (uri: string) => void,
 ): Promise<WalletConnectConnection> {
-  const wc = await UniversalProvider.init({
+  const wc = await createSignClient({
     projectId: options.projectId,
+    relayUrl: options.relayUrl ?? DEFAULT_RELAY_URL,
     metadata: {
       name: options.appName,
       description: options.appName,
       url: options.url,
       icons: options.appLogoUrl ? [options.appLogoUrl] : [],
     },
-    // No usage reports to WalletConnect's telemetry endpoint.
-    telemetryEnabled: false,
-    ...(options.relayUrl ? { relayUrl: options.relayUrl } : {}),
-    ...(options.storage ? { storage: options.storage } : {}),
+    storage: options.storage ?? defaultStorage(),
   })
   return {
     provider: eip1193Adapter(wc, options, displayUri),
@@ -261,13 +261,8 @@ async function connectWalletConnect(
       const name = wc.session?.peer.metadata.name
       return name ? slugForWallet(name) : null
     },
-    disconnect: async () => {
-      if (wc.session) await wc.disconnect()
-    },
-    close: async () => {
-      wc.client.core.heartbeat.stop()
-      await wc.client.core.relayer.transportClose()
-    },
+    disconnect: () => wc.disconnect(),
+    close: async () => wc.close(),
   }
 }
 
@@ -277,15 +272,15 @@ interface SharedClient {
   onDisplayUri?: (uri: string) => void
 }
 
-/** One WalletConnect client per page and relay: its core holds the relay socket and the sessions. */
+/** One WalletConnect client per page and relay: it holds the relay socket and the session. */
 const shared = new Map<string, SharedClient>()
 
 /**
- * A WalletConnect v2 EIP-1193 provider on `@walletconnect/universal-provider`
- * (the sign client, no AppKit), loaded only when the user picks WalletConnect.
- * Latchkey draws the QR code itself from `onDisplayUri`. Calls with the same
- * project, relay and chains share one client (a second WalletConnect core in
- * a page would handle every relay message twice).
+ * A WalletConnect v2 EIP-1193 provider on Latchkey's own dapp-side Sign
+ * client (`./walletconnect/`, no AppKit), loaded only when the user picks
+ * WalletConnect. Latchkey draws the QR code itself from `onDisplayUri`. Calls
+ * with the same project, relay and chains share one client (a second client
+ * in a page would hold a second socket and handle every message twice).
  *
  * @example
  * const { provider } = await createWalletConnectProvider({ projectId, chains: [mainnet],

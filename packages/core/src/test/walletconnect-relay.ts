@@ -18,6 +18,8 @@ export interface WalletConnectRelay {
   url: string
   /** Every relay method called, in order. */
   readonly calls: readonly string[]
+  /** Cuts the connections whose request URL (with its `auth`, `ua` query) matches, as a network drop would. */
+  dropConnections(match: (url: string) => boolean): void
   close(): Promise<void>
 }
 
@@ -50,6 +52,7 @@ export async function startWalletConnectRelay(): Promise<WalletConnectRelay> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 })
   await new Promise<void>((resolve) => server.once('listening', resolve))
   const connections = new Map<WebSocket, Connection>()
+  const urls = new Map<WebSocket, string>()
   let messages: StoredMessage[] = []
   const calls: string[] = []
   let seq = 0
@@ -194,9 +197,13 @@ export async function startWalletConnectRelay(): Promise<WalletConnectRelay> {
     }
   }
 
-  server.on('connection', (socket) => {
+  server.on('connection', (socket, request) => {
     connections.set(socket, { topics: new Map(), delivered: new Set() })
-    socket.on('close', () => connections.delete(socket))
+    urls.set(socket, request.url ?? '')
+    socket.on('close', () => {
+      connections.delete(socket)
+      urls.delete(socket)
+    })
     socket.on('message', (raw) => {
       let payload: { id?: number | string; method?: string; params?: Params }
       try {
@@ -222,6 +229,9 @@ export async function startWalletConnectRelay(): Promise<WalletConnectRelay> {
   return {
     url: `ws://127.0.0.1:${port}`,
     calls,
+    dropConnections(match) {
+      for (const [socket, url] of urls) if (match(url)) socket.terminate()
+    },
     async close() {
       for (const socket of connections.keys()) socket.terminate()
       await new Promise<void>((resolve, reject) =>
@@ -232,8 +242,10 @@ export async function startWalletConnectRelay(): Promise<WalletConnectRelay> {
 }
 
 /**
- * WalletConnect's key-value storage in memory (its Node default writes files):
- * values are kept as JSON, as its IndexedDB store does.
+ * WalletConnect's own key-value storage in memory, for the wallet side
+ * (`@walletconnect/sign-client`; its Node default writes files): values are
+ * kept as JSON, as its IndexedDB store does. Our dapp client takes
+ * `memoryStorage()` from `external/walletconnect/storage.ts`.
  */
 export function memoryWalletConnectStorage() {
   const items = new Map<string, string>()
