@@ -4,6 +4,7 @@ import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, logInToDemo, uniqueEmail, userId } from './browser.ts'
+import { latchkeyCli } from './cli.ts'
 
 // Tracker issue 23: the admin console at /console (docs/console.md), end to
 // end: an admin token made with the real CLI against the e2e server's
@@ -15,8 +16,11 @@ import { launchChromium, logInToDemo, uniqueEmail, userId } from './browser.ts'
 const { serverUrl, demoUrl, appId, dataDir, databaseUrl } = inject('e2e')
 const bin = join(import.meta.dirname, '..', 'packages/server/bin/latchkey.mjs')
 
-/** Runs `latchkey …` on the e2e server's database; its stdout. */
-async function latchkey(...argv: string[]): Promise<string> {
+/** Runs `latchkey …` on the e2e server's database, in this process (e2e/cli.ts); its stdout. */
+const latchkey = (...argv: string[]) => latchkeyCli({ dataDir, databaseUrl }, ...argv)
+
+/** The same through the installed command (packages/server/bin/latchkey.mjs), as an operator runs it. */
+async function latchkeyBin(...argv: string[]): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env }
   delete env.LATCHKEY_DATA_DIR
   if (databaseUrl) env.DATABASE_URL = databaseUrl
@@ -32,17 +36,19 @@ async function latchkey(...argv: string[]): Promise<string> {
 }
 
 let browser: Browser
+/** One admin for the file, created with the real `latchkey` command. */
+let adminToken: string
 beforeAll(async () => {
   browser = await launchChromium()
+  adminToken = JSON.parse(await latchkeyBin('admin', 'create', 'e2e-console', '--json')).token
 })
 afterAll(async () => {
   await browser?.close()
 })
 
 async function signIn(page: Page) {
-  const { token } = JSON.parse(await latchkey('admin', 'create', 'e2e-console', '--json'))
   await page.goto(`${serverUrl}/console`)
-  await page.getByLabel('Admin token').fill(token)
+  await page.getByLabel('Admin token').fill(adminToken)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Apps' }).waitFor()
 }

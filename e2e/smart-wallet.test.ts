@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { ensureApp, type RunningServer, startServer } from '@latchkey/server'
 import {
   type AccountAbstractionChain,
@@ -21,6 +19,7 @@ import {
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
+import { latchkeyCli } from './cli.ts'
 
 // Smart wallets in Chromium (issue 24, docs/smart-wallets.md): the demo's
 // Smart wallet panel against the whole stack — an ERC-4337 chain of this
@@ -35,7 +34,6 @@ import { launchChromium, logInToDemo, uniqueEmail } from './browser.ts'
 const { demoUrl } = inject('e2e')
 const APP_ID = 'e2esmartwalletaaaaaaaaaaa'
 const MESSAGE = 'Hello from a Latchkey smart wallet'
-const bin = join(import.meta.dirname, '..', 'packages/server/bin/latchkey.mjs')
 
 let aa: AccountAbstractionChain
 let chain: PublicClient
@@ -43,15 +41,8 @@ let server: RunningServer
 let dataDir: string
 let browser: Browser
 
-/** Runs `latchkey …` on this file's server's SQLite database; its stdout. */
-async function latchkey(...argv: string[]): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env }
-  delete env.LATCHKEY_DATA_DIR
-  delete env.DATABASE_URL
-  const run = promisify(execFile)
-  const { stdout } = await run(process.execPath, [bin, ...argv, '--data', dataDir], { env })
-  return stdout
-}
+/** Runs `latchkey …` on this file's server's SQLite database, in this process (e2e/cli.ts); its stdout. */
+const latchkey = (...argv: string[]) => latchkeyCli({ dataDir }, ...argv)
 
 beforeAll(async () => {
   ;[browser, aa] = await Promise.all([
