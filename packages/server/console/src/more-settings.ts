@@ -1,8 +1,9 @@
 import type { Settings } from './api.ts'
 
 // The spec's settings beyond the common form (settings-form.ts) as fields:
-// allowlist entries, SIWE chains, wallet recovery, funding, and the switches
-// of the email, WhatsApp and passkey logins. Saving sends only the settings
+// allowlist entries and rejection texts, SIWE chains, the embedded-wallet
+// mode and recovery, funding, and the switches of the email, WhatsApp and
+// passkey logins. Saving sends only the settings
 // whose fields changed; the server validates them as the CLI does
 // (apps/service.ts updateAppSettings), so a bad value shows its message.
 
@@ -15,12 +16,34 @@ export const ALLOWLIST_TYPES = [
   'wallet_name',
 ] as const
 export const FUNDING_ASSETS = ['native-currency', 'USDC'] as const
+/** `embedded_wallet_config.mode` (spec 01 §3), the default first. */
+export const WALLET_MODES = [
+  'legacy-embedded-wallets-only',
+  'user-controlled-server-wallets-only',
+] as const
+
+/** The rejection screen's texts: each field and its `allowlist_config` key. */
+export const ALLOWLIST_TEXTS = [
+  ['allowlistErrorTitle', 'error_title'],
+  ['allowlistErrorDetail', 'error_detail'],
+  ['allowlistErrorCtaText', 'error_cta_text'],
+  ['allowlistErrorCtaLink', 'error_cta_link'],
+] as const
+export type AllowlistTextField = (typeof ALLOWLIST_TEXTS)[number][0]
 
 export interface MoreFields {
   /** One entry a line: `TYPE VALUE` (e.g. `email_domain @example.com`). */
   allowlistEntries: string
+  /** `allowlist_config`: what a refused user reads; empty: the modal's own wording. */
+  allowlistErrorTitle: string
+  allowlistErrorDetail: string
+  allowlistErrorCtaText: string
+  /** The button opens this page instead of going back (http(s)). */
+  allowlistErrorCtaLink: string
   /** EVM chain ids, comma- or space-separated; empty: the server's default. */
   chains: string
+  /** `embedded_wallet_config.mode`: server-wallets-only allows automatic recovery only. */
+  walletMode: string
   requireRecoveryOnCreate: boolean
   recoveryOptions: string[]
   fundingEnabled: boolean
@@ -46,13 +69,24 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '')
 export function moreFieldsOf(settings: Settings): MoreFields {
   const wallets = obj(settings.embedded_wallet_config)
   const funding = obj(settings.funding)
+  const rejection = obj(settings.allowlist_config)
   return {
     allowlistEntries: list(obj(settings.allowlist).entries)
       .map((entry) => `${obj(entry).type} ${obj(entry).value}`)
       .join('\n'),
+    allowlistErrorTitle: text(rejection.error_title),
+    allowlistErrorDetail: text(rejection.error_detail),
+    allowlistErrorCtaText: text(rejection.error_cta_text),
+    allowlistErrorCtaLink: text(rejection.error_cta_link),
     chains: list(settings.chains).join(', '),
+    walletMode: text(wallets.mode) || WALLET_MODES[0],
     requireRecoveryOnCreate: wallets.require_user_owned_recovery_on_create === true,
-    recoveryOptions: list(wallets.user_owned_recovery_options).map(String),
+    // The server offers passcode recovery when the setting is absent (apps/service.ts):
+    // shown ticked, so saving other wallet keys does not turn it off unseen.
+    recoveryOptions:
+      wallets.user_owned_recovery_options === undefined
+        ? ['user-passcode']
+        : list(wallets.user_owned_recovery_options).map(String),
     fundingEnabled: funding.enabled !== false,
     fundingAmount:
       typeof funding.default_recommended_amount === 'string'
@@ -110,13 +144,18 @@ export function morePatchOf(fields: MoreFields, settings: Settings): Settings {
   const patch: Settings = {}
   if (changed('allowlistEntries'))
     patch.allowlist = { ...obj(settings.allowlist), entries: entriesOf(fields.allowlistEntries) }
+  const texts = ALLOWLIST_TEXTS.map(([field]) => field)
+  if (changed(...texts)) patch.allowlist_config = allowlistConfigOf(fields, settings)
   if (changed('chains')) patch.chains = fields.chains.trim() ? chainsOf(fields.chains) : null
-  if (changed('requireRecoveryOnCreate', 'recoveryOptions'))
-    patch.embedded_wallet_config = {
-      ...obj(settings.embedded_wallet_config),
-      require_user_owned_recovery_on_create: fields.requireRecoveryOnCreate,
-      user_owned_recovery_options: fields.recoveryOptions,
+  if (changed('walletMode', 'requireRecoveryOnCreate', 'recoveryOptions')) {
+    const wallets: Obj = { ...obj(settings.embedded_wallet_config) }
+    if (changed('walletMode')) wallets.mode = fields.walletMode
+    if (changed('requireRecoveryOnCreate', 'recoveryOptions')) {
+      wallets.require_user_owned_recovery_on_create = fields.requireRecoveryOnCreate
+      wallets.user_owned_recovery_options = fields.recoveryOptions
     }
+    patch.embedded_wallet_config = wallets
+  }
   const fundingKeys: Array<keyof MoreFields> = [
     'fundingEnabled',
     'fundingAmount',
@@ -133,6 +172,21 @@ export function morePatchOf(fields: MoreFields, settings: Settings): Settings {
   if (changed('captchaSiteKey'))
     patch.captcha_site_key = fields.captchaSiteKey.trim() ? fields.captchaSiteKey.trim() : null
   return patch
+}
+
+/**
+ * `settings.allowlist_config` as the text fields show it, keeping keys they do
+ * not cover; an emptied field drops its key, and with none left the setting
+ * goes (null).
+ */
+function allowlistConfigOf(fields: MoreFields, settings: Settings): Obj | null {
+  const config: Obj = { ...obj(settings.allowlist_config) }
+  for (const [field, key] of ALLOWLIST_TEXTS) {
+    const value = fields[field].trim()
+    if (value) config[key] = value
+    else delete config[key]
+  }
+  return Object.keys(config).length > 0 ? config : null
 }
 
 /** `settings.funding` as the fields show it, keeping the keys they do not cover. */

@@ -43,3 +43,37 @@ export function assertAllowlistSettings(value: unknown): void {
       )
   }
 }
+
+/** An http(s) page; the modal's button opens it (docs/access-control.md). */
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const { protocol } = new URL(value)
+      return protocol === 'https:' || protocol === 'http:'
+    } catch {
+      return false
+    }
+  }, 'must be an http(s) URL')
+
+// The rejection screen's texts (spec 01 §3 allowlist_config); null or absent: the modal's own.
+const allowlistConfigSchema = z.strictObject({
+  error_title: z.string().max(200).nullable().optional(),
+  error_detail: z.string().max(1000).nullable().optional(),
+  error_cta_text: z.string().max(200).nullable().optional(),
+  error_cta_link: httpUrl.nullable().optional(),
+})
+
+/**
+ * Checks `settings.allowlist_config` when an app is created or updated:
+ * strings or null (they reach every browser as `allowlist_config` of the
+ * app config, whose schema wants nothing else) and an http(s) button link.
+ */
+export function assertAllowlistConfig(value: unknown): void {
+  const parsed = allowlistConfigSchema.safeParse(value)
+  if (!parsed.success)
+    throw new Error(
+      `Invalid allowlist_config: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'allowlist_config'}: ${i.message}`).join('; ')}`,
+    )
+}

@@ -11,7 +11,7 @@ import { isTurnstileSiteKey } from '../captcha/provider.ts'
 import { assertFundingSettings, type FundingSettings } from '../funding/settings.ts'
 import { assertSmartWalletSettings, type SmartWalletSettings } from '../smart-wallets/settings.ts'
 import { assertMaxUsersSetting } from '../users/user-limit.ts'
-import { assertAllowlistSettings } from './allowlist-settings.ts'
+import { assertAllowlistConfig, assertAllowlistSettings } from './allowlist-settings.ts'
 
 /** What an app may configure; every field optional, defaults in {@link toAppConfig}. */
 export interface AppSettings {
@@ -137,6 +137,7 @@ export function buildSettings(input: {
   if (settings.telegram_auth_config !== undefined)
     assertTelegramAuthSettings(settings.telegram_auth_config)
   if (settings.allowlist !== undefined) assertAllowlistSettings(settings.allowlist)
+  if (settings.allowlist_config !== undefined) assertAllowlistConfig(settings.allowlist_config)
   if (settings.max_users !== undefined) assertMaxUsersSetting(settings.max_users)
   if (settings.embedded_wallet_config !== undefined)
     assertEmbeddedWalletMode(settings.embedded_wallet_config)

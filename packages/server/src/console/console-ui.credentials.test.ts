@@ -1,21 +1,10 @@
 // @vitest-environment happy-dom
 import { generateKeyPairSync } from 'node:crypto'
-import {
-  cleanup,
-  configure,
-  fireEvent,
-  render,
-  screen,
-  waitFor,
-  within,
-} from '@testing-library/react'
-import { createElement } from 'react'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { AppSettingsScreen } from '../../console/src/screens/AppSettingsScreen.tsx'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { beforeAll, expect, it } from 'vitest'
 import { type CredentialProvider, getAppProviderCredentials } from '../apps/credentials.ts'
-import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { createAdminWithCli } from './console.test-helper.ts'
-import { CONSOLE_COOKIE, startConsoleSession } from './sessions.ts'
+import type { TestInstance } from '../test/instance.ts'
+import { renderAppSettings, setUpConsoleScreens, typeInto } from './console-ui.test-helper.ts'
 
 // The console's credential blocks (screens/CredentialFields.tsx) in happy-dom,
 // beside the settings they serve, their `fetch` answered by a real server in
@@ -23,11 +12,8 @@ import { CONSOLE_COOKIE, startConsoleSession } from './sessions.ts'
 // shown back, an empty secret keeping the stored one, a refused value shown
 // with the server's message, and Remove (after the Confirm box) deleting it
 // as `apps credentials delete` does — all in the audit log.
-configure({ asyncUtilTimeout: 5_000 })
+const consoleInstance = setUpConsoleScreens({ tick: true })
 let t: TestInstance
-const realFetch = globalThis.fetch
-const navigate = () => {}
-const onError = () => {}
 const DRIVE_SECRET = 'GOCSPX-drive-console-secret-0123'
 const CLOUDKIT_TOKEN = 'cloudkit-console-token-0123456789'
 const TURNSTILE_SECRET = '0x4AAAAAAA-console-turnstile-0123'
@@ -37,30 +23,15 @@ const CDP_PEM = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .toString()
 const CUSTODY_KEY = `0x${'5e'.repeat(32)}`
 
-beforeAll(async () => {
-  t = await getTestInstance()
-  // Signed in server-side: happy-dom's Response hides Set-Cookie, as a browser does.
-  const admin = await createAdminWithCli(t, 'ops')
-  const session = await startConsoleSession(t.db, admin.id, t.clock.now())
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const request = new Request(new URL(String(input), t.ownOrigin), init)
-    request.headers.set('cookie', `${CONSOLE_COOKIE}=${session}`)
-    t.clock.advance(1)
-    return t.server.app.request(request)
-  }) as typeof fetch
-})
-afterEach(cleanup)
-afterAll(async () => {
-  globalThis.fetch = realFetch
-  await t.close()
+beforeAll(() => {
+  t = consoleInstance()
 })
 
 const stored = <P extends CredentialProvider>(provider: P) =>
   getAppProviderCredentials({ db: t.db, secrets: t.server.services.secrets }, t.app.id, provider)
 /** The block of one provider, once the screen has read what is stored. */
 const block = (title: string) => screen.findByRole('group', { name: `${title} credentials` })
-const type = (group: HTMLElement, label: string, value: string) =>
-  fireEvent.change(within(group).getByLabelText(label), { target: { value } })
+const type = typeInto
 const save = async (group: HTMLElement, title: string) => {
   fireEvent.click(within(group).getByRole('button', { name: `Save ${title} credentials` }))
   // The block starts afresh when its stored public half changes: find it again.
@@ -68,8 +39,7 @@ const save = async (group: HTMLElement, title: string) => {
     within(screen.getByRole('group', { name: `${title} credentials` })).getByRole('status'),
   )
 }
-const showScreen = () =>
-  render(createElement(AppSettingsScreen, { appId: t.app.id, navigate, onError }))
+const showScreen = () => renderAppSettings(t)
 
 it('saves each credential beside its settings; shows only the public half back', async () => {
   showScreen()

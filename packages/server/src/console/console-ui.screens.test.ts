@@ -140,7 +140,9 @@ it('more settings: allowlist entries, chains and recovery saved; a bad value sho
     target: { value: 'email_domain @ui.example\nemail ada@else.example' },
   })
   fireEvent.change(within(form).getByLabelText(/^EVM chain ids/), { target: { value: '1, 8453' } })
-  fireEvent.click(within(form).getByLabelText('user-passcode'))
+  // Absent from the settings, passcode recovery is the server's default: shown ticked.
+  expect((within(form).getByLabelText('user-passcode') as HTMLInputElement).checked).toBe(true)
+  fireEvent.click(within(form).getByLabelText('google-drive'))
   fireEvent.click(within(form).getByRole('button', { name: 'Save more settings' }))
   await screen.findByText(/^Saved/)
   const settings = (
@@ -158,7 +160,7 @@ it('more settings: allowlist entries, chains and recovery saved; a bad value sho
       ],
     },
     chains: [1, 8453],
-    embedded_wallet_config: { user_owned_recovery_options: ['user-passcode'] },
+    embedded_wallet_config: { user_owned_recovery_options: ['user-passcode', 'google-drive'] },
   })
   const again = await screen.findByRole('form', { name: 'Wallets, funding and access' })
   fireEvent.change(within(again).getByLabelText(/^One a line/), { target: { value: 'fax 123' } })

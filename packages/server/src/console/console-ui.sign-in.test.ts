@@ -1,65 +1,34 @@
 // @vitest-environment happy-dom
-import {
-  cleanup,
-  configure,
-  fireEvent,
-  render,
-  screen,
-  waitFor,
-  within,
-} from '@testing-library/react'
-import { createElement } from 'react'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { AppSettingsScreen } from '../../console/src/screens/AppSettingsScreen.tsx'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { beforeAll, expect, it } from 'vitest'
 import { getAppProviderCredentials } from '../apps/credentials.ts'
-import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { createAdminWithCli } from './console.test-helper.ts'
-import { CONSOLE_COOKIE, startConsoleSession } from './sessions.ts'
+import type { TestInstance } from '../test/instance.ts'
+import {
+  renderAppSettings,
+  setUpConsoleScreens,
+  storedSettings,
+  typeInto,
+} from './console-ui.test-helper.ts'
 
 // The console's "Sign-in providers" form (screens/SignInSettingsForm.tsx) in
 // happy-dom, its `fetch` answered by a real server in process: an OAuth
 // client, custom JWT, cross-app and the Telegram bot saved as the CLI would
 // store them (credentials sealed, settings merged), secrets never shown back,
 // and a refused value or credential shown with the server's message.
-configure({ asyncUtilTimeout: 5_000 })
+const consoleInstance = setUpConsoleScreens()
 let t: TestInstance
-const realFetch = globalThis.fetch
-const navigate = () => {}
-const onError = () => {}
 const CLIENT_SECRET = 'GOCSPX-console-secret-0123456789'
 const BOT_TOKEN = '7654321:AAH-telegram-secret-token-0123456789'
 
-beforeAll(async () => {
-  t = await getTestInstance()
-  // Signed in server-side: happy-dom's Response hides Set-Cookie, as a browser does.
-  const admin = await createAdminWithCli(t, 'ops')
-  const session = await startConsoleSession(t.db, admin.id, t.clock.now())
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const request = new Request(new URL(String(input), t.ownOrigin), init)
-    request.headers.set('cookie', `${CONSOLE_COOKIE}=${session}`)
-    return t.server.app.request(request)
-  }) as typeof fetch
-})
-afterEach(cleanup)
-afterAll(async () => {
-  globalThis.fetch = realFetch
-  await t.close()
+beforeAll(() => {
+  t = consoleInstance()
 })
 
-const storedSettings = async () => {
-  const { settings } = await t.db
-    .selectFrom('apps')
-    .select('settings')
-    .where('id', '=', t.app.id)
-    .executeTakeFirstOrThrow()
-  return JSON.parse(settings)
-}
 const credentials = (provider: 'google' | 'github' | 'telegram') =>
   getAppProviderCredentials({ db: t.db, secrets: t.server.services.secrets }, t.app.id, provider)
-const type = (form: HTMLElement, label: string | RegExp, value: string) =>
-  fireEvent.change(within(form).getByLabelText(label), { target: { value } })
+const type = typeInto
 const showForm = () => {
-  render(createElement(AppSettingsScreen, { appId: t.app.id, navigate, onError }))
+  renderAppSettings(t)
   return screen.findByRole('form', { name: 'Sign-in providers' })
 }
 const save = (form: HTMLElement) =>
@@ -81,7 +50,7 @@ it('saves an OAuth client, custom JWT, cross-app and the Telegram bot; shows no 
   save(form)
   await screen.findByText(/^Saved/)
 
-  expect(await storedSettings()).toMatchObject({
+  expect(await storedSettings(t)).toMatchObject({
     oauth: { return_provider_tokens: true },
     custom_auth: {
       jwks_url: 'https://auth.example.com/jwks.json',
@@ -137,14 +106,14 @@ it('saves an OAuth client, custom JWT, cross-app and the Telegram bot; shows no 
 })
 
 it('shows the server`s message for a refused setting or credential, and stores neither', async () => {
-  const before = await storedSettings()
+  const before = await storedSettings(t)
   const form = await showForm()
   type(form, 'JWKS URL (https)', 'http://auth.example.com/jwks.json')
   save(form)
   expect((await within(form).findByRole('alert')).textContent).toBe(
     'Invalid custom_auth: jwks_url: jwks_url must be an https URL (http only on localhost)',
   )
-  expect(await storedSettings()).toEqual(before)
+  expect(await storedSettings(t)).toEqual(before)
 
   type(form, 'JWKS URL (https)', 'https://auth.example.com/jwks.json')
   type(form, 'github client id', 'Iv1.abc')
@@ -154,5 +123,5 @@ it('shows the server`s message for a refused setting or credential, and stores n
     'Invalid github credentials: client_secret: client_secret must be printable ASCII without spaces',
   )
   expect(await credentials('github')).toBeUndefined()
-  expect(await storedSettings()).toEqual(before)
+  expect(await storedSettings(t)).toEqual(before)
 })

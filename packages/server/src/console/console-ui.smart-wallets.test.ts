@@ -1,54 +1,32 @@
 // @vitest-environment happy-dom
-import { cleanup, configure, fireEvent, render, screen, within } from '@testing-library/react'
-import { createElement } from 'react'
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { AppSettingsScreen } from '../../console/src/screens/AppSettingsScreen.tsx'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { beforeAll, expect, it } from 'vitest'
 import { paymasterSignerAddress } from '../smart-wallets/paymaster-key.ts'
-import { getTestInstance, type TestInstance } from '../test/instance.ts'
-import { createAdminWithCli } from './console.test-helper.ts'
-import { CONSOLE_COOKIE, startConsoleSession } from './sessions.ts'
+import type { TestInstance } from '../test/instance.ts'
+import {
+  renderAppSettings,
+  setUpConsoleScreens,
+  storedSettings,
+  typeInto,
+} from './console-ui.test-helper.ts'
 
 // The console's "Smart wallets" form (screens/SmartWalletsForm.tsx) in
 // happy-dom, its `fetch` answered by a real server in process: the paymaster
 // signer created from its button, chains added and removed, the policy saved
 // as the server validates it, and a refused value shown as the other forms
 // show theirs.
-configure({ asyncUtilTimeout: 5_000 })
+const consoleInstance = setUpConsoleScreens()
 let t: TestInstance
-const realFetch = globalThis.fetch
-const navigate = () => {}
-const onError = () => {}
 const CONTRACT = '0x00000000000000000000000000000000000000Aa'
 
-beforeAll(async () => {
-  t = await getTestInstance()
-  // Signed in server-side: happy-dom's Response hides Set-Cookie, as a browser does.
-  const admin = await createAdminWithCli(t, 'ops')
-  const session = await startConsoleSession(t.db, admin.id, t.clock.now())
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const request = new Request(new URL(String(input), t.ownOrigin), init)
-    request.headers.set('cookie', `${CONSOLE_COOKIE}=${session}`)
-    return t.server.app.request(request)
-  }) as typeof fetch
-})
-afterEach(cleanup)
-afterAll(async () => {
-  globalThis.fetch = realFetch
-  await t.close()
+beforeAll(() => {
+  t = consoleInstance()
 })
 
-const smartWallets = async () => {
-  const { settings } = await t.db
-    .selectFrom('apps')
-    .select('settings')
-    .where('id', '=', t.app.id)
-    .executeTakeFirstOrThrow()
-  return JSON.parse(settings).smart_wallets
-}
-const type = (form: HTMLElement, label: string | RegExp, value: string) =>
-  fireEvent.change(within(form).getByLabelText(label), { target: { value } })
+const smartWallets = async () => (await storedSettings(t)).smart_wallets
+const type = typeInto
 const showForm = () => {
-  render(createElement(AppSettingsScreen, { appId: t.app.id, navigate, onError }))
+  renderAppSettings(t)
   return screen.findByRole('form', { name: 'Smart wallets' })
 }
 

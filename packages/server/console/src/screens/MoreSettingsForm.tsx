@@ -2,15 +2,17 @@ import { type FormEvent, useState } from 'react'
 import type { Settings } from '../api.ts'
 import {
   ALLOWLIST_TYPES,
+  type AllowlistTextField,
   FUNDING_ASSETS,
   type MoreFields,
   moreFieldsOf,
   morePatchOf,
   RECOVERY_OPTIONS,
+  WALLET_MODES,
 } from '../more-settings.ts'
 import { CredentialFields } from './CredentialFields.tsx'
 
-type TextKey = 'chains' | 'fundingAmount' | 'captchaSiteKey' | 'moonpayKey'
+type TextKey = 'chains' | 'fundingAmount' | 'captchaSiteKey' | 'moonpayKey' | AllowlistTextField
 type CheckKey =
   | 'requireRecoveryOnCreate'
   | 'fundingEnabled'
@@ -21,7 +23,8 @@ type CheckKey =
   | 'passkeySignup'
 
 /**
- * Allowlist entries, chains, wallet recovery, funding and login switches; Save
+ * Allowlist entries and rejection texts, chains, the embedded-wallet mode and
+ * recovery, funding and login switches; Save
  * merges what changed. The credentials these need (backups, MoonPay, Coinbase,
  * Turnstile) sit beside them and save on their own buttons (CredentialFields).
  */
@@ -59,7 +62,7 @@ export function MoreSettingsForm(props: {
     <form className="card" onSubmit={submit} aria-label="Wallets, funding and access">
       <h2>More settings</h2>
       <fieldset>
-        <legend>Allowlist entries</legend>
+        <legend>Allowlist</legend>
         <label>
           One a line: type and value ({ALLOWLIST_TYPES.join(', ')})
           <textarea
@@ -70,6 +73,15 @@ export function MoreSettingsForm(props: {
             onChange={(e) => set('allowlistEntries', e.target.value)}
           />
         </label>
+        <p className="muted">Shown to someone the list refuses (empty: the modal's own wording):</p>
+        {text('allowlistErrorTitle', 'Refusal title', "You don't have access to this app")}
+        {text('allowlistErrorDetail', 'Refusal detail', 'Have you been invited?')}
+        {text('allowlistErrorCtaText', 'Refusal button text', 'Try another account')}
+        {text(
+          'allowlistErrorCtaLink',
+          'Refusal button link (empty: back to the login)',
+          'https://example.com/waitlist',
+        )}
       </fieldset>
       <fieldset>
         <legend>Chains</legend>
@@ -77,6 +89,14 @@ export function MoreSettingsForm(props: {
       </fieldset>
       <fieldset>
         <legend>Wallet recovery</legend>
+        <label>
+          Embedded wallet mode (server wallets only: automatic recovery only)
+          <select value={fields.walletMode} onChange={(e) => set('walletMode', e.target.value)}>
+            {WALLET_MODES.map((mode) => (
+              <option key={mode}>{mode}</option>
+            ))}
+          </select>
+        </label>
         {RECOVERY_OPTIONS.map((option) => (
           <label key={option} className="check">
             <input
